@@ -1,0 +1,43 @@
+package dev.sluice.rules;
+
+import java.util.Objects;
+
+/**
+ * What a counted rule allows: {@code requestsPerUnit} hits per {@code unit}, counted by {@code
+ * algorithm}. For a token bucket {@code burst} is the bucket's capacity; for a fixed window it
+ * equals {@code requestsPerUnit} and has no other meaning.
+ *
+ * @param requestsPerUnit hits allowed per window, 0..4294967295 (Envoy's field is a uint32)
+ * @param burst token-bucket capacity in tokens, 0..4294967295
+ */
+public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long burst) {
+
+  /** The largest value of Envoy's uint32 {@code requests_per_unit} and {@code limit_remaining}. */
+  public static final long MAX_UINT32 = 0xFFFF_FFFFL;
+
+  public Limit {
+    Objects.requireNonNull(unit, "unit");
+    Objects.requireNonNull(algorithm, "algorithm");
+    if (requestsPerUnit < 0 || requestsPerUnit > MAX_UINT32) {
+      throw new IllegalArgumentException(
+          "requests_per_unit must be between 0 and " + MAX_UINT32 + ": " + requestsPerUnit);
+    }
+    if (burst < 0 || burst > MAX_UINT32) {
+      throw new IllegalArgumentException(
+          "burst must be between 0 and " + MAX_UINT32 + ": " + burst);
+    }
+    if (algorithm == Algorithm.FIXED_WINDOW && burst != requestsPerUnit) {
+      throw new IllegalArgumentException("burst applies only to token_bucket: " + burst);
+    }
+  }
+
+  /** A limit whose burst is its rate: a fixed window, or a token bucket holding one window. */
+  public static Limit of(long requestsPerUnit, Unit unit, Algorithm algorithm) {
+    return new Limit(requestsPerUnit, unit, algorithm, requestsPerUnit);
+  }
+
+  /** The most hits one window (fixed window) or one full bucket (token bucket) can hold. */
+  public long capacity() {
+    return algorithm == Algorithm.TOKEN_BUCKET ? burst : requestsPerUnit;
+  }
+}

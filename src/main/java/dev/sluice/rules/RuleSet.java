@@ -1,0 +1,191 @@
+package dev.sluice.rules;
+
+import dev.sluice.rules.DescriptorNode.KeyGroup;
+import dev.sluice.rules.DescriptorNode.Wildcard;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The compiled rules of every domain: immutable, thread-safe, swapped whole on reload.
+ *
+ * <p>Matching walks one level per request entry. At each level the candidates are tried in this
+ * order: the exact value, then each wildcard value that matches (file order), then the key-only
+ * descriptor. Unlike the reference service, a candidate whose subtree cannot take the remaining
+ * entries does not end the search: the next candidate at that level is tried (backtracking).
+ */
+public final class RuleSet {
+  private static final RuleSet EMPTY = new RuleSet(Map.of(), List.of());
+
+  private final Map<String, Map<String, KeyGroup>> domains;
+  private final List<Rule> rules;
+
+  private RuleSet(Map<String, Map<String, KeyGroup>> domains, List<Rule> rules) {
+    this.domains = domains;
+    this.rules = rules;
+  }
+
+  public static RuleSet empty() {
+    return EMPTY;
+  }
+
+  /**
+   * Compiles validated rule files into a rule set.
+   *
+   * @throws IllegalArgumentException on a duplicate domain, or the same key/value twice at a level
+   */
+  public static RuleSet compile(List<DomainSpec> specs) {
+    Map<String, Map<String, KeyGroup>> domains = new TreeMap<>();
+    List<Rule> rules = new ArrayList<>();
+    for (DomainSpec spec : specs) {
+      if (domains.containsKey(spec.domain())) {
+        throw new IllegalArgumentException(
+            "duplicate domain '" + spec.domain() + "' in " + spec.source());
+      }
+      domains.put(spec.domain(), compileLevel(spec.domain(), "", spec.descriptors(), rules));
+    }
+    return new RuleSet(Collections.unmodifiableMap(domains), List.copyOf(rules));
+  }
+
+  private static Map<String, KeyGroup> compileLevel(
+      String domain, String parentPath, List<DescriptorSpec> specs, List<Rule> rules) {
+    Map<String, GroupBuilder> groups = new LinkedHashMap<>();
+    for (DescriptorSpec spec : specs) {
+      String path =
+          parentPath.isEmpty() ? spec.compositeKey() : parentPath + "." + spec.compositeKey();
+      Rule rule = toRule(domain, path, spec);
+      if (rule.counted() || rule.unlimited()) {
+        rules.add(rule);
+      }
+      Map<String, KeyGroup> children = compileLevel(domain, path, spec.children(), rules);
+      String shared = spec.shareThreshold() ? spec.value().orElseThrow() : null;
+      DescriptorNode node = new DescriptorNode(rule, children, shared);
+      groups.computeIfAbsent(spec.key(), k -> new GroupBuilder()).add(domain, path, spec, node);
+    }
+    Map<String, KeyGroup> level = new LinkedHashMap<>();
+    groups.forEach((key, builder) -> level.put(key, builder.build()));
+    return Collections.unmodifiableMap(level);
+  }
+
+  private static Rule toRule(String domain, String path, DescriptorSpec spec) {
+    Optional<RateLimitSpec> rateLimit = spec.rateLimit();
+    return new Rule(
+        domain,
+        path,
+        rateLimit.flatMap(RateLimitSpec::limit),
+        rateLimit.map(RateLimitSpec::unlimited).orElse(false),
+        rateLimit.map(RateLimitSpec::name).orElse(""),
+        rateLimit.map(RateLimitSpec::replaces).orElse(Set.of()),
+        spec.flags(),
+        spec.origin());
+  }
+
+  /**
+   * Finds the rule for one request descriptor.
+   *
+   * @return empty when the domain is unknown, the descriptor has no entries, or no branch of the
+   *     tree takes all of its entries
+   */
+  public Optional<Match> match(String domain, List<Entry> entries) {
+    Map<String, KeyGroup> top = domains.get(domain);
+    if (top == null || entries.isEmpty()) {
+      return Optional.empty();
+    }
+    DescriptorNode[] path = new DescriptorNode[entries.size()];
+    if (!search(top, entries, 0, path)) {
+      return Optional.empty();
+    }
+    return Optional.of(new Match(path[path.length - 1].rule, counterEntries(entries, path)));
+  }
+
+  private static boolean search(
+      Map<String, KeyGroup> level, List<Entry> entries, int depth, DescriptorNode[] path) {
+    Entry entry = entries.get(depth);
+    KeyGroup group = level.get(entry.key());
+    if (group == null) {
+      return false;
+    }
+    if (tryCandidate(group.exact().get(entry.value()), entries, depth, path)) {
+      return true;
+    }
+    for (Wildcard wildcard : group.wildcards()) {
+      if (wildcard.pattern().matches(entry.value())
+          && tryCandidate(wildcard.node(), entries, depth, path)) {
+        return true;
+      }
+    }
+    return tryCandidate(group.keyOnly(), entries, depth, path);
+  }
+
+  private static boolean tryCandidate(
+      DescriptorNode node, List<Entry> entries, int depth, DescriptorNode[] path) {
+    if (node == null) {
+      return false;
+    }
+    path[depth] = node;
+    if (depth == entries.size() - 1) {
+      return node.endsMatch();
+    }
+    return !node.children.isEmpty() && search(node.children, entries, depth + 1, path);
+  }
+
+  private static List<Entry> counterEntries(List<Entry> entries, DescriptorNode[] path) {
+    List<Entry> shared = null;
+    for (int i = 0; i < path.length; i++) {
+      if (path[i].sharedValue != null) {
+        if (shared == null) {
+          shared = new ArrayList<>(entries);
+        }
+        shared.set(i, new Entry(entries.get(i).key(), path[i].sharedValue));
+      }
+    }
+    return shared == null ? entries : List.copyOf(shared);
+  }
+
+  public boolean hasDomain(String domain) {
+    return domains.containsKey(domain);
+  }
+
+  /** Domain names, sorted. */
+  public Set<String> domains() {
+    return domains.keySet();
+  }
+
+  /** Every rule with a rate_limit (counted or unlimited), in file order per domain. */
+  public List<Rule> rules() {
+    return rules;
+  }
+
+  private static final class GroupBuilder {
+    private final Map<String, DescriptorNode> exact = new LinkedHashMap<>();
+    private final List<Wildcard> wildcards = new ArrayList<>();
+    private DescriptorNode keyOnly;
+
+    void add(String domain, String path, DescriptorSpec spec, DescriptorNode node) {
+      boolean duplicate;
+      if (spec.value().isEmpty()) {
+        duplicate = keyOnly != null;
+        keyOnly = node;
+      } else if (spec.wildcard()) {
+        String pattern = spec.value().get();
+        duplicate = wildcards.stream().anyMatch(w -> w.pattern().pattern().equals(pattern));
+        wildcards.add(new Wildcard(new WildcardPattern(pattern), node));
+      } else {
+        duplicate = exact.putIfAbsent(spec.value().get(), node) != null;
+      }
+      if (duplicate) {
+        throw new IllegalArgumentException(
+            "duplicate descriptor '" + domain + "." + path + "' at " + spec.origin());
+      }
+    }
+
+    KeyGroup build() {
+      return new KeyGroup(Map.copyOf(exact), List.copyOf(wildcards), keyOnly);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package dev.sluice.store;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
+import dev.sluice.rules.Limit;
+import java.util.List;
+
+/**
+ * Builds the identity of a counter. The key names the algorithm, the window length, the domain and
+ * every entry, so a minute and an hour limit on the same entries never share a counter. Each part
+ * is escaped ({@code %}, {@code |}, {@code =}), which makes the mapping injective: unlike the
+ * reference's {@code _}-joined keys, entries ({@code a_b},{@code c}) and ({@code a},{@code b_c})
+ * cannot collide. Example: {@code fw|60|api|user=alice}.
+ */
+public final class CounterKey {
+  private CounterKey() {}
+
+  public static String of(String domain, List<Entry> entries, Limit limit) {
+    StringBuilder key = new StringBuilder(32 + domain.length() + entries.size() * 24);
+    key.append(limit.algorithm() == Algorithm.TOKEN_BUCKET ? "tb" : "fw");
+    key.append('|').append(limit.unit().seconds()).append('|');
+    escape(domain, key);
+    for (Entry entry : entries) {
+      key.append('|');
+      escape(entry.key(), key);
+      key.append('=');
+      escape(entry.value(), key);
+    }
+    return key.toString();
+  }
+
+  private static void escape(String part, StringBuilder out) {
+    for (int i = 0; i < part.length(); i++) {
+      char c = part.charAt(i);
+      switch (c) {
+        case '%' -> out.append("%25");
+        case '|' -> out.append("%7C");
+        case '=' -> out.append("%3D");
+        default -> out.append(c);
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package dev.sluice.store;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Counts hits for both algorithms. Implementations are thread-safe and atomic per counter: two
+ * stores sharing one backend (two Sluice instances on one Redis) never lose a hit.
+ */
+public interface CounterStore extends AutoCloseable {
+
+  /**
+   * Applies every hit of one request and reports each counter's usage, in the order of {@code
+   * hits}. An empty list completes at once with an empty list. The future fails with {@link
+   * StoreException} when the backend cannot answer; then no usage is reported for any hit.
+   */
+  CompletableFuture<List<Usage>> acquire(List<Hit> hits);
+
+  /**
+   * Checks that the backend answers.
+   *
+   * @throws StoreException when it does not
+   */
+  void ping();
+
+  /** A short name for logs and metric labels: {@code memory} or {@code redis}. */
+  String kind();
+
+  /** Releases connections and threads; idempotent. */
+  @Override
+  void close();
+}

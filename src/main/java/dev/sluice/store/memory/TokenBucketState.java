@@ -1,0 +1,61 @@
+package dev.sluice.store.memory;
+
+import dev.sluice.rules.Limit;
+import dev.sluice.store.Usage;
+import java.time.Duration;
+
+/**
+ * A token bucket at one instant. The arithmetic is the same, operation for operation, as {@code
+ * lua/token_bucket.lua}, so both stores give the same answers; this copy is the one tested with a
+ * fake clock.
+ *
+ * @param tokens tokens in the bucket, fractional because refill is continuous
+ * @param atMicros when {@code tokens} was true, in microseconds since the epoch
+ */
+record TokenBucketState(double tokens, long atMicros) {
+
+  /**
+   * The outcome of one take: the new state, what to report, and how long to keep the state (until
+   * full).
+   */
+  record Take(TokenBucketState state, Usage usage, long ttlMillis) {}
+
+  static TokenBucketState full(Limit limit, long nowMicros) {
+    return new TokenBucketState(limit.burst(), nowMicros);
+  }
+
+  /** Refills for the time elapsed, then takes {@code hits} tokens if the bucket holds them. */
+  Take take(Limit limit, long hits, long nowMicros) {
+    double capacity = limit.burst();
+    double ratePerMicro = limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
+    long elapsed = Math.max(0, nowMicros - atMicros);
+    double available = Math.min(capacity, tokens + elapsed * ratePerMicro);
+    boolean allowed = hits <= available;
+    double left = allowed ? available - hits : available;
+    long windowMicros = limit.unit().seconds() * 1_000_000L;
+    long untilFull = microsUntil(capacity - left, ratePerMicro, windowMicros);
+    long untilReset =
+        allowed || hits > capacity
+            ? untilFull
+            : microsUntil(hits - left, ratePerMicro, windowMicros);
+    long whole = (long) Math.floor(left);
+    long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
+    Usage usage = new Usage(!allowed, whole, Duration.ofNanos(untilReset * 1000), countAfter);
+    long ttlMillis = Math.max(1, (untilFull + 999) / 1000);
+    return new Take(new TokenBucketState(left, nowMicros), usage, ttlMillis);
+  }
+
+  /**
+   * Microseconds until {@code missing} tokens have dripped in; a bucket that never refills says a
+   * window.
+   */
+  private static long microsUntil(double missing, double ratePerMicro, long windowMicros) {
+    if (missing <= 0) {
+      return 0;
+    }
+    if (ratePerMicro <= 0) {
+      return windowMicros;
+    }
+    return (long) Math.ceil(missing / ratePerMicro);
+  }
+}

@@ -1,0 +1,212 @@
+package dev.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link CounterStore} must do, whatever holds the counters. Extended once per store;
+ * time-dependent arithmetic is tested on the memory store with a fake clock, because the Redis
+ * token bucket reads Redis's own clock. Limits here are per day or hour so real time passing during
+ * a test cannot change an answer.
+ */
+public abstract class CounterStoreContract {
+  protected static final int THREADS = 32;
+
+  /** The store under test; the same instance for the whole test method. */
+  protected abstract CounterStore store();
+
+  /**
+   * A second, independent store on the same backend (for Redis: its own pool), as if a second
+   * Sluice instance. A store that cannot share its backend returns {@link #store()}.
+   */
+  protected abstract CounterStore secondInstance();
+
+  private final String unique = UUID.randomUUID().toString();
+
+  /** A key no other test uses, so tests never need to flush a shared backend. */
+  protected String key(String name) {
+    return name + "-" + unique;
+  }
+
+  protected static Limit fixed(long perUnit, Unit unit) {
+    return Limit.of(perUnit, unit, Algorithm.FIXED_WINDOW);
+  }
+
+  protected static Limit bucket(long perUnit, Unit unit, long burst) {
+    return new Limit(perUnit, unit, Algorithm.TOKEN_BUCKET, burst);
+  }
+
+  protected Usage acquireOne(CounterStore store, Hit hit) {
+    return store.acquire(List.of(hit)).join().get(0);
+  }
+
+  @Test
+  void fixedWindow_limitFive_fifthIsOkWithZeroRemainingAndSixthIsOver() {
+    Hit hit = new Hit(key("five"), fixed(5, Unit.HOUR), 1);
+    for (int i = 1; i <= 5; i++) {
+      Usage usage = acquireOne(store(), hit);
+      assertThat(usage.overLimit()).as("hit %d", i).isFalse();
+      assertThat(usage.remaining()).isEqualTo(5 - i);
+      assertThat(usage.countAfter()).isEqualTo(i);
+    }
+    Usage sixth = acquireOne(store(), hit);
+    assertThat(sixth.overLimit()).isTrue();
+    assertThat(sixth.remaining()).isZero();
+    assertThat(sixth.untilReset()).isPositive().isLessThanOrEqualTo(Unit.HOUR.window());
+  }
+
+  @Test
+  void fixedWindow_hitsAddend_countsEveryHit() {
+    Hit three = new Hit(key("addend"), fixed(10, Unit.HOUR), 3);
+    assertThat(acquireOne(store(), three).remaining()).isEqualTo(7);
+    assertThat(acquireOne(store(), three).remaining()).isEqualTo(4);
+    assertThat(acquireOne(store(), three).remaining()).isEqualTo(1);
+    Usage fourth = acquireOne(store(), three);
+    assertThat(fourth.overLimit()).isTrue();
+    assertThat(fourth.countAfter()).isEqualTo(12);
+  }
+
+  @Test
+  void fixedWindow_zeroHits_checksWithoutConsuming() {
+    String key = key("check");
+    acquireOne(store(), new Hit(key, fixed(2, Unit.HOUR), 2));
+    Usage check = acquireOne(store(), new Hit(key, fixed(2, Unit.HOUR), 0));
+    assertThat(check.overLimit()).isFalse();
+    assertThat(check.remaining()).isZero();
+    assertThat(check.countAfter()).isEqualTo(2);
+  }
+
+  @Test
+  void fixedWindow_zeroLimit_everyHitIsOver() {
+    Usage usage = acquireOne(store(), new Hit(key("block"), fixed(0, Unit.MINUTE), 1));
+    assertThat(usage.overLimit()).isTrue();
+  }
+
+  @Test
+  void acquire_manyHits_answersInOrderAndCountsRepeatedKeysInSequence() {
+    Hit a = new Hit(key("a"), fixed(1, Unit.HOUR), 1);
+    Hit b = new Hit(key("b"), fixed(5, Unit.HOUR), 1);
+    Hit tb = new Hit(key("tb"), bucket(100, Unit.DAY, 2), 1);
+    List<Usage> usages = store().acquire(List.of(a, b, a, tb, tb, tb)).join();
+    assertThat(usages)
+        .extracting(Usage::overLimit)
+        .containsExactly(false, false, true, false, false, true);
+    assertThat(usages).extracting(Usage::remaining).containsExactly(0L, 4L, 0L, 1L, 0L, 0L);
+  }
+
+  @Test
+  void acquire_noHits_answersEmpty() {
+    assertThat(store().acquire(List.of()).join()).isEmpty();
+  }
+
+  @Test
+  void fixedWindow_keysAreIndependent() {
+    Limit one = fixed(1, Unit.HOUR);
+    assertThat(acquireOne(store(), new Hit(key("x"), one, 1)).overLimit()).isFalse();
+    assertThat(acquireOne(store(), new Hit(key("y"), one, 1)).overLimit()).isFalse();
+    assertThat(acquireOne(store(), new Hit(key("x"), one, 1)).overLimit()).isTrue();
+  }
+
+  @Test
+  void tokenBucket_burst_allowsBurstThenRefusesWithoutTakingTokens() {
+    Limit limit = bucket(24, Unit.DAY, 3);
+    String key = key("burst");
+    for (int i = 1; i <= 3; i++) {
+      Usage usage = acquireOne(store(), new Hit(key, limit, 1));
+      assertThat(usage.overLimit()).as("hit %d", i).isFalse();
+      assertThat(usage.remaining()).isEqualTo(3 - i);
+    }
+    Usage refused = acquireOne(store(), new Hit(key, limit, 1));
+    assertThat(refused.overLimit()).isTrue();
+    assertThat(refused.remaining()).isZero();
+    // One token drips in every hour (24 per day): the refusal says so.
+    assertThat(refused.untilReset()).isPositive().isLessThanOrEqualTo(Unit.HOUR.window());
+  }
+
+  @Test
+  void tokenBucket_requestLargerThanTokensLeft_isRefusedAndTakesNothing() {
+    Limit limit = bucket(10, Unit.DAY, 10);
+    String key = key("partial");
+    assertThat(acquireOne(store(), new Hit(key, limit, 7)).remaining()).isEqualTo(3);
+    Usage refused = acquireOne(store(), new Hit(key, limit, 5));
+    assertThat(refused.overLimit()).isTrue();
+    assertThat(refused.remaining()).isEqualTo(3);
+    Usage fits = acquireOne(store(), new Hit(key, limit, 3));
+    assertThat(fits.overLimit()).isFalse();
+    assertThat(fits.remaining()).isZero();
+  }
+
+  @Test
+  void tokenBucket_zeroHits_checksWithoutConsuming() {
+    Limit limit = bucket(10, Unit.DAY, 2);
+    String key = key("tbcheck");
+    acquireOne(store(), new Hit(key, limit, 1));
+    Usage check = acquireOne(store(), new Hit(key, limit, 0));
+    assertThat(check.overLimit()).isFalse();
+    assertThat(check.remaining()).isEqualTo(1);
+  }
+
+  @Test
+  void tokenBucket_defaultBurst_isOneWindowOfRequests() {
+    Limit limit = Limit.of(4, Unit.DAY, Algorithm.TOKEN_BUCKET);
+    List<Usage> usages = store().acquire(List.of(new Hit(key("tb4"), limit, 5))).join();
+    assertThat(usages.get(0).overLimit()).isTrue();
+    assertThat(acquireOne(store(), new Hit(key("tb4"), limit, 4)).overLimit()).isFalse();
+  }
+
+  @Test
+  void fixedWindow_concurrentHitsFromTwoInstances_allowExactlyTheLimit() throws Exception {
+    assertExactlyLimitAllowed(fixed(100, Unit.HOUR), key("race-fw"));
+  }
+
+  @Test
+  void tokenBucket_concurrentHitsFromTwoInstances_allowExactlyTheBurst() throws Exception {
+    assertExactlyLimitAllowed(bucket(100, Unit.DAY, 100), key("race-tb"));
+  }
+
+  private void assertExactlyLimitAllowed(Limit limit, String key) throws Exception {
+    int attemptsPerThread = 20;
+    CounterStore[] instances = {store(), secondInstance()};
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger allowed = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        CounterStore instance = instances[t % 2];
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < attemptsPerThread; i++) {
+                    if (!acquireOne(instance, new Hit(key, limit, 1)).overLimit()) {
+                      allowed.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> future : futures) {
+        future.get(60, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(THREADS * attemptsPerThread).isGreaterThan((int) limit.capacity());
+    assertThat(allowed.get()).isEqualTo(limit.capacity());
+  }
+}

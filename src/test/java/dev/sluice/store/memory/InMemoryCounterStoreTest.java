@@ -1,0 +1,90 @@
+package dev.sluice.store.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Unit;
+import dev.sluice.store.CounterStore;
+import dev.sluice.store.CounterStoreContract;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.testing.FakeClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class InMemoryCounterStoreTest extends CounterStoreContract {
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_020L);
+  private final InMemoryCounterStore store = new InMemoryCounterStore(clock);
+
+  @Override
+  protected CounterStore store() {
+    return store;
+  }
+
+  @Override
+  protected CounterStore secondInstance() {
+    return store;
+  }
+
+  @Test
+  void fixedWindow_nextWindow_startsAtZero() {
+    Hit hit = new Hit(key("roll"), fixed(1, Unit.MINUTE), 1);
+    assertThat(acquireOne(store, hit).untilReset()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(acquireOne(store, hit).overLimit()).isTrue();
+    clock.advance(Duration.ofSeconds(19));
+    assertThat(acquireOne(store, hit).overLimit()).isTrue();
+    clock.advance(Duration.ofSeconds(1));
+    Usage fresh = acquireOne(store, hit);
+    assertThat(fresh.overLimit()).isFalse();
+    assertThat(fresh.untilReset()).isEqualTo(Duration.ofMinutes(1));
+  }
+
+  @Test
+  void fixedWindow_windowsAlignToEpoch() {
+    clock.set(java.time.Instant.ofEpochSecond(3_600 * 10 + 1_234));
+    Usage usage = acquireOne(store, new Hit(key("align"), fixed(5, Unit.HOUR), 1));
+    assertThat(usage.untilReset()).isEqualTo(Duration.ofSeconds(3_600 - 1_234));
+  }
+
+  @Test
+  void tokenBucket_refillsContinuouslyAtTheRate() {
+    Hit hit = new Hit(key("refill"), bucket(10, Unit.SECOND, 10), 10);
+    assertThat(acquireOne(store, hit).remaining()).isZero();
+    Hit one = new Hit(hit.key(), hit.limit(), 1);
+    Usage empty = acquireOne(store, one);
+    assertThat(empty.overLimit()).isTrue();
+    assertThat(empty.untilReset()).isEqualTo(Duration.ofMillis(100));
+    clock.advance(Duration.ofMillis(250));
+    Usage afterRefill = acquireOne(store, one);
+    assertThat(afterRefill.overLimit()).isFalse();
+    assertThat(afterRefill.remaining()).isEqualTo(1);
+    assertThat(afterRefill.untilReset()).isEqualTo(Duration.ofMillis(850));
+  }
+
+  @Test
+  void tokenBucket_neverHoldsMoreThanBurst() {
+    Hit hit = new Hit(key("cap"), bucket(10, Unit.SECOND, 5), 1);
+    acquireOne(store, hit);
+    clock.advance(Duration.ofHours(1));
+    assertThat(acquireOne(store, hit).remaining()).isEqualTo(4);
+  }
+
+  @Test
+  void tokenBucket_tooLargeForBurst_reportsTimeUntilFull() {
+    Hit small = new Hit(key("huge"), bucket(1, Unit.SECOND, 2), 1);
+    acquireOne(store, small);
+    Usage huge = acquireOne(store, new Hit(small.key(), small.limit(), 3));
+    assertThat(huge.overLimit()).isTrue();
+    assertThat(huge.untilReset()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void counters_expire_whenTheirWindowEndsOrTheBucketIsFull() {
+    acquireOne(store, new Hit(key("fw"), fixed(3, Unit.SECOND), 1));
+    acquireOne(store, new Hit(key("tb"), bucket(1, Unit.SECOND, 2), 2));
+    assertThat(store.size()).isEqualTo(2);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(store.size()).isEqualTo(1);
+    clock.advance(Duration.ofMillis(1_001));
+    assertThat(store.size()).isZero();
+  }
+}
