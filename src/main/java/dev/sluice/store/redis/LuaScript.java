@@ -1,0 +1,107 @@
+package dev.sluice.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * A Lua script from {@code src/main/resources}, sent by its SHA-1 with EVALSHA. When Redis has lost
+ * the script (restart, failover, SCRIPT FLUSH) only the entry that got NOSCRIPT is sent again with
+ * EVAL, never the whole pipeline: re-sending it would apply its other commands twice, such as a
+ * fixed-window INCRBY. Immutable and thread-safe.
+ */
+final class LuaScript {
+  private final String resource;
+  private final String source;
+  private final String sha1;
+
+  private LuaScript(String resource, String source) {
+    this.resource = resource;
+    this.source = source;
+    this.sha1 = sha1Hex(source);
+  }
+
+  /**
+   * Reads a script from the class path, e.g. {@code lua/token_bucket.lua}.
+   *
+   * @throws IllegalStateException when the resource is missing (a packaging bug)
+   */
+  static LuaScript fromResource(String resource) {
+    try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("script not on the class path: " + resource);
+      }
+      return new LuaScript(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read script " + resource, e);
+    }
+  }
+
+  String resource() {
+    return resource;
+  }
+
+  /** The lowercase hex SHA-1 of the script text: the name Redis caches it under. */
+  String sha1() {
+    return sha1;
+  }
+
+  /** Caches the script in Redis (SCRIPT LOAD), so the first EVALSHA does not miss. */
+  void scriptLoad(UnifiedJedis redis) {
+    String loaded = redis.scriptLoad(source);
+    if (!sha1.equals(loaded)) {
+      throw new IllegalStateException(
+          "redis cached " + resource + " as " + loaded + ", expected " + sha1);
+    }
+  }
+
+  /** Queues EVALSHA in {@code pipeline}; read the reply with {@link Call#reply} after sync. */
+  Call send(Pipeline pipeline, List<String> keys, List<String> args) {
+    return new Call(keys, args, pipeline.evalsha(sha1, keys, args));
+  }
+
+  /** One queued run of the script, remembering its arguments so it can be re-sent alone. */
+  final class Call {
+    private final List<String> keys;
+    private final List<String> args;
+    private final Response<Object> pending;
+
+    private Call(List<String> keys, List<String> args, Response<Object> pending) {
+      this.keys = keys;
+      this.args = args;
+      this.pending = pending;
+    }
+
+    /**
+     * The script's reply. On NOSCRIPT runs this one call again with EVAL on {@code redis} (one more
+     * round trip), which also caches the script for the next EVALSHA.
+     *
+     * @throws redis.clients.jedis.exceptions.JedisException when Redis fails or the script errs
+     */
+    Object reply(UnifiedJedis redis) {
+      try {
+        return pending.get();
+      } catch (JedisNoScriptException e) {
+        return redis.eval(source, keys, args);
+      }
+    }
+  }
+
+  private static String sha1Hex(String text) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-1");
+      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-1", e);
+    }
+  }
+}

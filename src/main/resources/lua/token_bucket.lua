@@ -1,0 +1,76 @@
+-- Token bucket: refill for the time elapsed, then take ARGV[4] tokens if the bucket holds them.
+-- The arithmetic is the same, operation for operation, as
+-- dev.sluice.store.memory.TokenBucketState.take (tested there with a fake clock).
+--
+-- KEYS[1]  the bucket, a hash: tokens = tokens left, fractional, written with %.17g so the double
+--          survives exactly; at = when `tokens` was true, microseconds since the epoch
+-- ARGV[1]  capacity (burst), tokens
+-- ARGV[2]  refill per window (requests_per_unit), tokens
+-- ARGV[3]  window length, seconds
+-- ARGV[4]  hits to take, tokens (0 only reads the bucket)
+--
+-- Time is Redis's own TIME, never the caller's clock, so every instance sees one clock.
+-- Writes the hash (HSET) and expires it (PEXPIRE) when the bucket would be full again, at least
+-- 1 ms: a missing bucket reads as full, so a full bucket need not be kept.
+--
+-- Reply, integers only: {allowed, tokens, reset, count}
+--   allowed  1 when the hits were taken, 0 when the bucket held too few (nothing taken)
+--   tokens   whole tokens left
+--   reset    microseconds until the bucket is full again (allowed, or hits above capacity),
+--            else until it holds enough tokens for the hits
+--   count    capacity minus whole tokens left, plus the refused hits when not allowed
+
+local capacity = tonumber(ARGV[1])
+local per_window = tonumber(ARGV[2])
+local window_micros = tonumber(ARGV[3]) * 1000000
+local hits = tonumber(ARGV[4])
+local rate = per_window / window_micros -- tokens per microsecond
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then
+  tokens = capacity
+  at = now
+end
+
+-- Microseconds until `missing` tokens have dripped in; a bucket that never refills says a window.
+local function micros_until(missing)
+  if missing <= 0 then
+    return 0
+  end
+  if rate <= 0 then
+    return window_micros
+  end
+  return math.ceil(missing / rate)
+end
+
+local elapsed = math.max(0, now - at)
+local available = math.min(capacity, tokens + elapsed * rate)
+local allowed = hits <= available
+local left = available
+if allowed then
+  left = available - hits
+end
+
+local until_full = micros_until(capacity - left)
+local until_reset = until_full
+if not allowed and hits <= capacity then
+  until_reset = micros_until(hits - left)
+end
+local whole = math.floor(left)
+local count = capacity - whole
+if not allowed then
+  count = count + hits
+end
+local ttl_millis = math.max(1, math.floor((until_full + 999) / 1000))
+
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', left), 'at', string.format('%.0f', now))
+redis.call('PEXPIRE', KEYS[1], ttl_millis)
+if allowed then
+  return {1, whole, until_reset, count}
+end
+return {0, whole, until_reset, count}

@@ -1,0 +1,180 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Entry;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.CounterKey;
+import dev.sluice.store.CounterStore;
+import dev.sluice.store.CounterStoreContract;
+import dev.sluice.store.FixedWindow;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RedisServerExtension;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The store contract on a real Redis, plus what only Redis can get wrong: keys, expiry, prefixes.
+ * Stores that need a stable window index use a {@link FakeClock}; expiry is Redis's real time.
+ */
+class RedisCounterStoreIT extends CounterStoreContract {
+  @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
+
+  /** An epoch-hour boundary, where minute and hour windows start together. */
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_002_800L);
+
+  private final List<RedisCounterStore> opened = new ArrayList<>();
+  private final RedisCounterStore store = open("", Clock.systemUTC());
+  private final RedisCounterStore second = open("", Clock.systemUTC());
+
+  @Override
+  protected CounterStore store() {
+    return store;
+  }
+
+  @Override
+  protected CounterStore secondInstance() {
+    return second;
+  }
+
+  @AfterEach
+  void closeStores() {
+    opened.forEach(RedisCounterStore::close);
+  }
+
+  private RedisCounterStore open(String keyPrefix, Clock storeClock) {
+    RedisSettings settings = new RedisSettings(redis.uri(), Duration.ofSeconds(2), 16, keyPrefix);
+    RedisCounterStore opening = new RedisCounterStore(settings, storeClock);
+    opened.add(opening);
+    return opening;
+  }
+
+  /** The Redis key of a fixed-window hit at the fake clock's instant. */
+  private String windowKey(String prefix, Hit hit) {
+    long index = FixedWindow.index(clock.millis(), hit.limit().unit().millis());
+    return prefix + hit.key() + "|" + index;
+  }
+
+  @Test
+  void everyKey_hasATtl_noLongerThanItsWindowOrTimeToFull() {
+    RedisCounterStore fake = open("", clock);
+    Hit minute = new Hit(key("ttl-minute"), fixed(5, Unit.MINUTE), 1);
+    Hit hour = new Hit(key("ttl-hour"), fixed(5, Unit.HOUR), 1);
+    Hit bucket = new Hit(key("ttl-bucket"), bucket(24, Unit.DAY, 3), 2);
+    Usage bucketUsage = fake.acquire(List.of(minute, hour, bucket)).join().get(2);
+
+    try (Jedis jedis = redis.client()) {
+      for (String key : RedisProbe.scan(jedis, "*")) {
+        assertThat(jedis.pttl(key)).as("TTL of %s", key).isPositive();
+      }
+      assertThat(jedis.pttl(windowKey("", minute))).isBetween(1L, 60_000L);
+      assertThat(jedis.pttl(windowKey("", hour))).isBetween(1L, 3_600_000L);
+      // Two tokens missing at one per hour: full again within two hours, as the usage says.
+      assertThat(bucketUsage.untilReset()).isLessThanOrEqualTo(Duration.ofHours(2));
+      assertThat(jedis.pttl(bucket.key())).isBetween(1L, bucketUsage.untilReset().toMillis() + 1);
+    }
+  }
+
+  @Test
+  void fixedWindow_secondHit_neverExtendsTheExpiry() {
+    RedisCounterStore fake = open("", clock);
+    Hit hit = new Hit(key("nx"), fixed(10, Unit.HOUR), 1);
+    acquireOne(fake, hit);
+    try (Jedis jedis = redis.client()) {
+      String key = windowKey("", hit);
+      long afterFirst = jedis.pttl(key);
+      long beforeSecond = awaitPttlBelow(jedis, key, afterFirst - 5);
+      acquireOne(fake, hit);
+      long afterSecond = jedis.pttl(key);
+      assertThat(afterSecond).isPositive().isLessThanOrEqualTo(beforeSecond);
+    }
+  }
+
+  /** Polls until real time has moved the key's TTL below {@code bound}; returns that TTL. */
+  private static long awaitPttlBelow(Jedis jedis, String key, long bound) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() < deadline) {
+      long pttl = jedis.pttl(key);
+      if (pttl < bound) {
+        return pttl;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+    }
+    throw new AssertionError("TTL of " + key + " did not fall below " + bound);
+  }
+
+  @Test
+  void keysThatCollideInTheReference_countSeparately() {
+    Limit one = fixed(1, Unit.HOUR);
+    String v = key("v");
+    // Each pair is one key in the reference's "_"-joined format.
+    List<String> keys =
+        List.of(
+            CounterKey.of("a_b", List.of(new Entry("c", v)), one),
+            CounterKey.of("a", List.of(new Entry("b_c", v)), one),
+            CounterKey.of(v, List.of(new Entry("a_b", "c")), one),
+            CounterKey.of(v, List.of(new Entry("a", "b_c")), one),
+            CounterKey.of(v, List.of(new Entry("a", "b"), new Entry("c", "d")), one),
+            CounterKey.of(v, List.of(new Entry("a", "b|c=d")), one),
+            CounterKey.of(v + "|a=b", List.of(new Entry("c", "d")), one));
+    assertThat(keys).doesNotHaveDuplicates();
+
+    List<Hit> hits = keys.stream().map(key -> new Hit(key, one, 1)).toList();
+    List<Usage> usages = store.acquire(hits).join();
+    assertThat(usages).extracting(Usage::countAfter).containsOnly(1L);
+    assertThat(usages).extracting(Usage::overLimit).containsOnly(false);
+  }
+
+  @Test
+  void minuteAndHourLimits_onTheSameEntries_neverShareACounter() {
+    RedisCounterStore fake = open("", clock);
+    List<Entry> entries = List.of(new Entry("user", key("alice")));
+    Hit minute =
+        new Hit(CounterKey.of("api", entries, fixed(5, Unit.MINUTE)), fixed(5, Unit.MINUTE), 1);
+    Hit hour = new Hit(CounterKey.of("api", entries, fixed(5, Unit.HOUR)), fixed(5, Unit.HOUR), 1);
+    for (int i = 1; i <= 3; i++) {
+      List<Usage> usages = fake.acquire(List.of(minute, hour)).join();
+      assertThat(usages).extracting(Usage::countAfter).containsExactly((long) i, (long) i);
+    }
+    try (Jedis jedis = redis.client()) {
+      assertThat(jedis.get(windowKey("", minute))).isEqualTo("3");
+      assertThat(jedis.get(windowKey("", hour))).isEqualTo("3");
+    }
+  }
+
+  @Test
+  void keyPrefix_isPrependedToEveryKey() {
+    RedisCounterStore prefixed = open("tenant-a:", clock);
+    Hit window = new Hit(key("prefixed-fw"), fixed(5, Unit.HOUR), 2);
+    Hit tokens = new Hit(key("prefixed-tb"), bucket(5, Unit.DAY, 5), 2);
+    prefixed.acquire(List.of(window, tokens)).join();
+
+    try (Jedis jedis = redis.client()) {
+      assertThat(jedis.get(windowKey("tenant-a:", window))).isEqualTo("2");
+      assertThat(jedis.exists("tenant-a:" + tokens.key())).isTrue();
+      assertThat(jedis.exists(windowKey("", window))).isFalse();
+      assertThat(jedis.exists(tokens.key())).isFalse();
+    }
+    // Another prefix is another set of counters.
+    List<Usage> unprefixed = open("", clock).acquire(List.of(window, tokens)).join();
+    assertThat(unprefixed).extracting(Usage::remaining).containsExactly(3L, 3L);
+  }
+
+  @Test
+  void close_twice_isHarmless() {
+    RedisCounterStore closing = open("", clock);
+    closing.close();
+    closing.close();
+  }
+}

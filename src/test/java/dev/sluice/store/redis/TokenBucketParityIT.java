@@ -1,0 +1,81 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RedisServerExtension;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code token_bucket.lua} answers like {@code TokenBucketState}, the arithmetic tested with a fake
+ * clock. Redis reads its own clock, so these limits are ones where the milliseconds a test takes
+ * cannot change a whole token: a day-long refill, or none at all (then every field must match,
+ * reset time included).
+ */
+class TokenBucketParityIT {
+  @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
+
+  /** Hits in an order that drains, refuses, checks with 0 and asks for more than the burst. */
+  private static final long[] HITS = {1, 1, 2, 0, 5, 1, 3, 10, 1, 0, 2, 1};
+
+  private final InMemoryCounterStore memory =
+      new InMemoryCounterStore(FakeClock.atEpochSecond(1_700_000_000L));
+  private final RedisCounterStore store =
+      new RedisCounterStore(
+          new RedisSettings(redis.uri(), Duration.ofSeconds(2), 2), Clock.systemUTC());
+  private final String unique = UUID.randomUUID().toString();
+
+  @AfterEach
+  void close() {
+    store.close();
+    memory.close();
+  }
+
+  @Test
+  void dailyRefill_sameHitsOneAtATime_sameDecisionsTokensAndCounts() {
+    for (Limit limit :
+        List.of(bucket(24, Unit.DAY, 6), bucket(100, Unit.DAY, 3), bucket(1, Unit.WEEK, 8))) {
+      String key = "tb|parity-" + limit + "-" + unique;
+      for (int i = 0; i < HITS.length; i++) {
+        Hit hit = new Hit(key, limit, HITS[i]);
+        Usage expected = memory.acquire(List.of(hit)).join().get(0);
+        Usage actual = store.acquire(List.of(hit)).join().get(0);
+        assertThat(actual.overLimit())
+            .as("%s hit %d: over", limit, i)
+            .isEqualTo(expected.overLimit());
+        assertThat(actual.remaining())
+            .as("%s hit %d: remaining", limit, i)
+            .isEqualTo(expected.remaining());
+        assertThat(actual.countAfter())
+            .as("%s hit %d: count", limit, i)
+            .isEqualTo(expected.countAfter());
+      }
+    }
+  }
+
+  @Test
+  void noRefill_sameHitsInOneRequest_identicalUsages() {
+    Limit limit = bucket(0, Unit.HOUR, 7);
+    String key = "tb|never-" + unique;
+    List<Hit> hits = java.util.Arrays.stream(HITS).mapToObj(n -> new Hit(key, limit, n)).toList();
+    List<Usage> expected = memory.acquire(hits).join();
+    assertThat(store.acquire(hits).join()).containsExactlyElementsOf(expected);
+    assertThat(expected).extracting(Usage::overLimit).contains(true, false);
+  }
+
+  private static Limit bucket(long perUnit, Unit unit, long burst) {
+    return new Limit(perUnit, unit, Algorithm.TOKEN_BUCKET, burst);
+  }
+}
