@@ -3,6 +3,7 @@ package dev.sluice.store.memory;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.Usage;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /**
  * A token bucket at one instant. The arithmetic is the same, operation for operation, as {@code
@@ -40,7 +41,8 @@ record TokenBucketState(double tokens, long atMicros) {
             : microsUntil(hits - left, ratePerMicro, windowMicros);
     long whole = (long) Math.floor(left);
     long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
-    Usage usage = new Usage(!allowed, whole, Duration.ofNanos(untilReset * 1000), countAfter);
+    Usage usage =
+        new Usage(!allowed, whole, Duration.of(untilReset, ChronoUnit.MICROS), countAfter);
     long ttlMillis = Math.max(1, (untilFull + 999) / 1000);
     return new Take(new TokenBucketState(left, nowMicros), usage, ttlMillis);
   }

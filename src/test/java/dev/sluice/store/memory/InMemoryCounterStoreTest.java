@@ -78,6 +78,14 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
   }
 
   @Test
+  void tokenBucket_refillTakingCenturies_reportsAPositiveResetTime() {
+    // 1000 tokens at one per year: 1000 years in microseconds overflows a long of nanoseconds.
+    Hit drain = new Hit(key("slow"), bucket(1, Unit.YEAR, 1_000), 1_000);
+    assertThat(acquireOne(store, drain).untilReset())
+        .isGreaterThan(Unit.YEAR.window().multipliedBy(999));
+  }
+
+  @Test
   void counters_expire_whenTheirWindowEndsOrTheBucketIsFull() {
     acquireOne(store, new Hit(key("fw"), fixed(3, Unit.SECOND), 1));
     acquireOne(store, new Hit(key("tb"), bucket(1, Unit.SECOND, 2), 2));
