@@ -58,9 +58,10 @@ final class RuleFileParser {
     if (fields.isEmpty()) {
       return ParsedFile.failed(file, reader.problems());
     }
+    int before = reader.problemCount();
     String domain = reader.text(fields.get(), "domain").orElse("");
     int domainLine = fields.get().line("domain");
-    if (domain.isEmpty()) {
+    if (domain.isEmpty() && reader.problemCount() == before) {
       reader.report(domainLine, "config file cannot have empty domain");
     }
     RateLimitReader rateLimits = new RateLimitReader(reader, defaultAlgorithm);

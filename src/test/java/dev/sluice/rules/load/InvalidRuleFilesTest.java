@@ -28,6 +28,7 @@ class InvalidRuleFilesTest {
   static {
     expect("missing_domain.yaml", "1: config file cannot have empty domain");
     expect("empty_domain.yaml", "1: config file cannot have empty domain");
+    expect("domain_not_text.yaml", "1: domain must be text, found a list");
     expectInDirectory(
         "duplicate_domain", "b.yaml:2: duplicate domain 'edge' (also in duplicate_domain/a.yaml)");
     expect("missing_key.yaml", "5: descriptor has no key");
