@@ -1,0 +1,146 @@
+package dev.sluice.rules.load;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.RateLimitSpec;
+import dev.sluice.rules.Unit;
+import dev.sluice.rules.load.NodeReader.Fields;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads one {@code rate_limit} block: the reference's {@code unit}, {@code requests_per_unit},
+ * {@code unlimited}, {@code name} and {@code replaces}, plus Sluice's {@code algorithm} and {@code
+ * burst}. A missing {@code requests_per_unit} means 0 (every hit is over the limit), as in the
+ * reference, where that is how a "block" rule is written.
+ */
+final class RateLimitReader {
+  private static final String UNITS = "second, minute, hour, day, week, month or year";
+  private static final String ALGORITHMS = "fixed_window or token_bucket";
+
+  private final NodeReader reader;
+  private final Algorithm defaultAlgorithm;
+
+  RateLimitReader(NodeReader reader, Algorithm defaultAlgorithm) {
+    this.reader = reader;
+    this.defaultAlgorithm = defaultAlgorithm;
+  }
+
+  /** The block's spec; empty (after reporting) when anything in it is wrong. */
+  Optional<RateLimitSpec> read(Node node) {
+    if (NodeReader.isNull(node)) {
+      reader.report(
+          node, "rate_limit is empty; give it a unit and requests_per_unit, or unlimited");
+      return Optional.empty();
+    }
+    Optional<Fields> fields = reader.fields(node, Place.RATE_LIMIT);
+    if (fields.isEmpty()) {
+      return Optional.empty();
+    }
+    Fields f = fields.get();
+    int before = reader.problemCount();
+    boolean unlimited = reader.flag(f, "unlimited");
+    boolean unlimitedValid = reader.problemCount() == before;
+    String name = reader.text(f, "name").orElse("");
+    Set<String> replaces = replaces(f, name);
+    if (!unlimitedValid) {
+      // Which checks apply depends on unlimited: guessing would only add misleading problems.
+      return Optional.empty();
+    }
+    Optional<Limit> limit = unlimited ? checkUnlimited(f) : limit(f);
+    if (reader.problemCount() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(new RateLimitSpec(limit, unlimited, name, replaces));
+  }
+
+  /**
+   * An unlimited rule counts nothing; {@code requests_per_unit} is ignored, as in the reference.
+   */
+  private Optional<Limit> checkUnlimited(Fields f) {
+    if (f.has("unit")) {
+      reader.report(f.line("unit"), "should not specify rate limit unit when unlimited");
+    }
+    for (String field : List.of("algorithm", "burst")) {
+      if (f.has(field)) {
+        reader.report(f.line(field), "should not specify " + field + " when unlimited");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Limit> limit(Fields f) {
+    Optional<Unit> unit = unit(f);
+    OptionalLong requestsPerUnit = reader.uint32(f, "requests_per_unit");
+    Optional<Algorithm> algorithm = algorithm(f);
+    OptionalLong burst = reader.uint32(f, "burst");
+    if (burst.isPresent() && algorithm.orElse(null) == Algorithm.FIXED_WINDOW) {
+      String why = f.has("algorithm") ? "" : " (the default algorithm)";
+      reader.report(
+          f.line("burst"),
+          "burst applies only to token_bucket, but this rule uses fixed_window" + why);
+      return Optional.empty();
+    }
+    if (unit.isEmpty() || algorithm.isEmpty()) {
+      return Optional.empty();
+    }
+    long rate = requestsPerUnit.orElse(0);
+    return Optional.of(new Limit(rate, unit.get(), algorithm.get(), burst.orElse(rate)));
+  }
+
+  private Optional<Unit> unit(Fields f) {
+    if (!f.has("unit") || NodeReader.isNull(f.get("unit").get())) {
+      reader.report(f.line("unit"), "rate_limit has no unit; expected " + UNITS);
+      return Optional.empty();
+    }
+    int before = reader.problemCount();
+    String name = reader.text(f, "unit").orElse("");
+    Optional<Unit> unit = Unit.parse(name);
+    if (unit.isEmpty() && reader.problemCount() == before) {
+      reader.report(f.line("unit"), "invalid rate limit unit '" + name + "'; expected " + UNITS);
+    }
+    return unit;
+  }
+
+  private Optional<Algorithm> algorithm(Fields f) {
+    if (!f.has("algorithm")) {
+      return Optional.of(defaultAlgorithm);
+    }
+    int before = reader.problemCount();
+    String name = reader.text(f, "algorithm").orElse("");
+    Optional<Algorithm> algorithm = Algorithm.parse(name);
+    if (algorithm.isEmpty() && reader.problemCount() == before) {
+      reader.report(
+          f.line("algorithm"), "invalid algorithm '" + name + "'; expected " + ALGORITHMS);
+    }
+    return algorithm;
+  }
+
+  private Set<String> replaces(Fields f, String ownName) {
+    Set<String> names = new LinkedHashSet<>();
+    for (Node entry : reader.list(f, "replaces")) {
+      if (NodeReader.isNull(entry)) {
+        reader.report(entry, "should not have an empty replaces entry");
+        continue;
+      }
+      reader.fields(entry, Place.REPLACES_ENTRY).ifPresent(e -> replaced(e, ownName, names));
+    }
+    return names;
+  }
+
+  private void replaced(Fields entry, String ownName, Set<String> names) {
+    String name = reader.text(entry, "name").orElse("");
+    if (name.isEmpty()) {
+      reader.report(entry.line(), "should not have an empty replaces entry");
+    } else if (name.equals(ownName)) {
+      reader.report(
+          entry.line("name"), "replaces should not contain name of same descriptor '" + name + "'");
+    } else {
+      names.add(name);
+    }
+  }
+}
