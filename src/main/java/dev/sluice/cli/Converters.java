@@ -1,0 +1,83 @@
+package dev.sluice.cli;
+
+import dev.sluice.config.StoreKind;
+import dev.sluice.rules.Algorithm;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/** Flag value parsers with messages that name the bad value. */
+final class Converters {
+  private Converters() {}
+
+  static final class AlgorithmConverter implements ITypeConverter<Algorithm> {
+    @Override
+    public Algorithm convert(String value) {
+      return Algorithm.parse(value)
+          .orElseThrow(
+              () ->
+                  new TypeConversionException(
+                      "unknown algorithm '" + value + "'; expected fixed_window or token_bucket"));
+    }
+  }
+
+  static final class StoreKindConverter implements ITypeConverter<StoreKind> {
+    @Override
+    public StoreKind convert(String value) {
+      try {
+        return StoreKind.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class RedisUrlConverter implements ITypeConverter<URI> {
+    @Override
+    public URI convert(String value) {
+      try {
+        URI uri = URI.create(value);
+        if (uri.getHost() == null || !uri.getScheme().startsWith("redis")) {
+          throw new IllegalArgumentException();
+        }
+        return uri;
+      } catch (IllegalArgumentException | NullPointerException e) {
+        throw new TypeConversionException(
+            "invalid redis url '" + value + "'; expected redis://host:port[/db]");
+      }
+    }
+  }
+
+  /**
+   * Durations as {@code 10ms}, {@code 1s}, {@code 2m}, {@code 500us}, or ISO-8601 ({@code PT1S}).
+   */
+  static final class DurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String text = value.trim().toLowerCase(Locale.ROOT);
+      try {
+        if (text.startsWith("pt")) {
+          return Duration.parse(value.trim());
+        }
+        if (text.endsWith("ms")) {
+          return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+        }
+        if (text.endsWith("us")) {
+          return Duration.ofNanos(1000 * Long.parseLong(text.substring(0, text.length() - 2)));
+        }
+        long amount = Long.parseLong(text.substring(0, text.length() - 1));
+        return switch (text.charAt(text.length() - 1)) {
+          case 's' -> Duration.ofSeconds(amount);
+          case 'm' -> Duration.ofMinutes(amount);
+          case 'h' -> Duration.ofHours(amount);
+          default -> throw new NumberFormatException();
+        };
+      } catch (RuntimeException e) {
+        throw new TypeConversionException(
+            "invalid duration '" + value + "'; expected e.g. 10ms, 1s, 2m");
+      }
+    }
+  }
+}

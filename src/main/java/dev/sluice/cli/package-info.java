@@ -1,0 +1,6 @@
+/**
+ * The command line: {@code serve} and {@code check}. Parses flags, each with a {@code SLUICE_*}
+ * environment twin (the flag wins), into {@code config} records, and turns failures into one-line
+ * errors and exit codes. The only package that reads the environment.
+ */
+package dev.sluice.cli;

@@ -1,0 +1,111 @@
+package dev.sluice.server;
+
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Serves the given services plus health and reflection on one port. Health reports NOT_SERVING
+ * until {@link #setServing} says otherwise, for the empty service name and for every service.
+ */
+public final class GrpcServer implements AutoCloseable {
+  private final Server server;
+  private final ExecutorService executor;
+  private final HealthStatusManager health = new HealthStatusManager();
+  private final List<String> serviceNames;
+
+  /**
+   * @param port 0 picks a free port
+   * @param threads size of the executor that runs request handlers
+   */
+  public GrpcServer(int port, int threads, List<BindableService> services) {
+    this.executor = boundedExecutor(threads);
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress(port))
+            .executor(executor)
+            .addService(health.getHealthService())
+            .addService(ProtoReflectionServiceV1.newInstance());
+    services.forEach(builder::addService);
+    this.serviceNames =
+        services.stream().map(s -> s.bindService().getServiceDescriptor().getName()).toList();
+    this.server = builder.build();
+    setServing(false);
+  }
+
+  /** Binds the port. */
+  public GrpcServer start() {
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen for gRPC on " + server.getListenSockets(), e);
+    }
+    return this;
+  }
+
+  /** The bound port (the chosen one when started with port 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  public void setServing(boolean serving) {
+    ServingStatus status = serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
+    for (String name : serviceNames) {
+      health.setStatus(name, status);
+    }
+  }
+
+  /**
+   * Stops taking new calls, lets calls in flight finish for up to {@code grace}, then cancels the
+   * rest and closes connections.
+   */
+  public void stop(Duration grace) {
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+        server.shutdownNow();
+        server.awaitTermination(1, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Override
+  public void close() {
+    stop(Duration.ofSeconds(5));
+  }
+
+  /** Fixed threads with an unbounded queue: a burst queues briefly instead of failing calls. */
+  private static ExecutorService boundedExecutor(int threads) {
+    AtomicInteger counter = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        0,
+        TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(),
+        runnable -> {
+          Thread thread = new Thread(runnable, "grpc-handler-" + counter.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}

@@ -1,0 +1,60 @@
+package dev.sluice.service;
+
+import dev.sluice.limiter.Code;
+import dev.sluice.limiter.CurrentLimit;
+import dev.sluice.limiter.Decision;
+import dev.sluice.limiter.DescriptorDecision;
+import dev.sluice.rules.Limit;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.DescriptorStatus;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.RateLimit;
+import java.time.Duration;
+
+/** A {@link Decision} to Envoy's {@link RateLimitResponse}. */
+final class ResponseMapping {
+  private ResponseMapping() {}
+
+  static RateLimitResponse toResponse(Decision decision) {
+    RateLimitResponse.Builder response =
+        RateLimitResponse.newBuilder().setOverallCode(codeOf(decision.overall()));
+    for (DescriptorDecision status : decision.statuses()) {
+      response.addStatuses(toStatus(status));
+    }
+    return response.build();
+  }
+
+  private static DescriptorStatus toStatus(DescriptorDecision decision) {
+    DescriptorStatus.Builder status =
+        DescriptorStatus.newBuilder()
+            .setCode(codeOf(decision.code()))
+            .setLimitRemaining(uint32(decision.remaining()));
+    decision.currentLimit().ifPresent(limit -> status.setCurrentLimit(toRateLimit(limit)));
+    decision.untilReset().ifPresent(reset -> status.setDurationUntilReset(toProto(reset)));
+    return status.build();
+  }
+
+  private static RateLimit toRateLimit(CurrentLimit current) {
+    Limit limit = current.limit();
+    return RateLimit.newBuilder()
+        .setName(current.name())
+        .setRequestsPerUnit(uint32(limit.requestsPerUnit()))
+        .setUnit(RateLimit.Unit.valueOf(limit.unit().name()))
+        .build();
+  }
+
+  private static RateLimitResponse.Code codeOf(Code code) {
+    return code == Code.OVER_LIMIT ? RateLimitResponse.Code.OVER_LIMIT : RateLimitResponse.Code.OK;
+  }
+
+  /** Protobuf's uint32 travels in a Java int; values above 2^31-1 wrap and decode unsigned. */
+  private static int uint32(long value) {
+    return (int) Math.min(value, Limit.MAX_UINT32);
+  }
+
+  private static com.google.protobuf.Duration toProto(Duration duration) {
+    return com.google.protobuf.Duration.newBuilder()
+        .setSeconds(duration.getSeconds())
+        .setNanos(duration.getNano())
+        .build();
+  }
+}

@@ -1,0 +1,86 @@
+package dev.sluice.testing;
+
+import dev.sluice.Sluice;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.config.StoreConfig;
+import dev.sluice.config.StoreKind;
+import dev.sluice.rules.Algorithm;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Sluice on free ports with a real gRPC client channel, for end-to-end tests. Rules are
+ * written to a temporary directory from text.
+ */
+public final class RunningSluice implements AutoCloseable {
+  private final Path rulesDir;
+  private final Sluice sluice;
+  private final ManagedChannel channel;
+
+  private RunningSluice(Path rulesDir, ServeConfig config, Clock clock) {
+    this.rulesDir = rulesDir;
+    this.sluice = Sluice.start(config, clock);
+    this.channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", sluice.grpcPort()).usePlaintext().build();
+  }
+
+  /** Sluice on the memory store with one rule file holding {@code yaml}. */
+  public static RunningSluice withRules(String yaml, Clock clock) {
+    return start(yaml, memoryStore(), clock);
+  }
+
+  public static RunningSluice start(String yaml, StoreConfig store, Clock clock) {
+    Path dir = writeRules(yaml);
+    return new RunningSluice(dir, new ServeConfig(dir, store, 0, 0, Algorithm.FIXED_WINDOW), clock);
+  }
+
+  public static StoreConfig memoryStore() {
+    return new StoreConfig(
+        StoreKind.MEMORY, URI.create("redis://localhost:6379"), Duration.ofSeconds(1), 4, "");
+  }
+
+  public static StoreConfig redisStore(URI url) {
+    return new StoreConfig(StoreKind.REDIS, url, Duration.ofSeconds(1), 8, "");
+  }
+
+  private static Path writeRules(String yaml) {
+    try {
+      Path dir = Files.createTempDirectory("sluice-rules");
+      Files.writeString(dir.resolve("rules.yaml"), yaml);
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public RateLimitServiceGrpc.RateLimitServiceBlockingStub rls() {
+    return RateLimitServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+  }
+
+  public ManagedChannel channel() {
+    return channel;
+  }
+
+  public Sluice sluice() {
+    return sluice;
+  }
+
+  public Path rulesDir() {
+    return rulesDir;
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    sluice.close();
+  }
+}
