@@ -1,55 +1,69 @@
 package dev.sluice;
 
 import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.HealthReport;
+import dev.sluice.admin.MetricsHandler;
+import dev.sluice.admin.RulesHandler;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
+import dev.sluice.limiter.FailureMode;
 import dev.sluice.limiter.RateLimiter;
-import dev.sluice.rules.RuleSet;
+import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
+import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.CounterStore;
-import dev.sluice.store.StoreException;
+import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.store.redis.RedisSettings;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: the only place long-lived objects are created. {@link #start} wires and
- * starts them in dependency order; {@link #close} stops them in reverse.
+ * starts them in dependency order; {@link #close} drains and stops them in reverse.
  */
 public final class Sluice implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Sluice.class);
 
+  private final ServeConfig config;
   private final List<AutoCloseable> started = new ArrayList<>();
-  private final AtomicReference<RuleSet> rules = new AtomicReference<>(RuleSet.empty());
-  private CounterStore store;
+  private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+  private volatile boolean draining;
+  private RuleReloader reloader;
+  private GuardedStore store;
   private GrpcServer grpc;
   private AdminHttpServer admin;
 
-  private Sluice() {}
+  private Sluice(ServeConfig config) {
+    this.config = config;
+  }
 
   /**
-   * Loads the rules, connects the store and opens both ports.
+   * Loads the rules, opens the store and both ports. An unreachable Redis does not stop startup:
+   * the failure policy answers until it is reachable, and health says so.
    *
-   * @throws StartupException with a one-line reason when any step fails; whatever had started is
-   *     closed again
+   * @throws StartupException with a one-line reason when the rules are invalid or a port cannot be
+   *     bound; whatever had started is closed again
    */
   public static Sluice start(ServeConfig config, Clock clock) {
-    Sluice sluice = new Sluice();
+    Sluice sluice = new Sluice(config);
     try {
-      sluice.startAll(config, clock);
+      sluice.startAll(clock);
       return sluice;
     } catch (RuntimeException e) {
       sluice.close();
@@ -57,30 +71,52 @@ public final class Sluice implements AutoCloseable {
     }
   }
 
-  private void startAll(ServeConfig config, Clock clock) {
-    LoadResult.Loaded loaded = loadRules(config);
-    rules.set(loaded.rules());
-    store = openStore(config.store(), clock);
+  private void startAll(Clock clock) {
+    RuleLoader loader = new RuleLoader(config.rules().defaultAlgorithm());
+    LoadResult.Loaded loaded = initialRules(loader);
+    reloader =
+        new RuleReloader(config.rules().path(), loader, loaded, clock, new ReloadMetrics(metrics));
+    started.add(reloader);
+    metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
+    store =
+        new GuardedStore(
+            openStore(config.store(), clock), GuardedStore.Settings.defaults(), metrics);
     started.add(store);
-    RateLimiter limiter = new RateLimiter(rules::get, store, config.defaultAlgorithm());
+    boolean storeUp = store.checkAtStartup();
+    RateLimiter limiter =
+        new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics);
+    RateLimitGrpcService service = new RateLimitGrpcService(limiter, config.headers(), metrics);
     int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
-    grpc = new GrpcServer(config.grpcPort(), threads, List.of(new RateLimitGrpcService(limiter)));
+    grpc = new GrpcServer(config.server().grpcPort(), threads, List.of(service));
     started.add(grpc.start());
-    admin = new AdminHttpServer(config.httpPort(), this::health);
+    admin = new AdminHttpServer(config.server().httpPort());
+    admin.handle("/healthcheck", new HealthHandler(this::health));
+    admin.handle("/metrics", new MetricsHandler(metrics));
+    admin.handle("/rules", new RulesHandler(reloader, config.server().adminReadOnly()));
     started.add(admin.start());
-    grpc.setServing(true);
+    reloader.start(config.rules().reloadInterval());
+    startHealthUpdates();
+    if (!storeUp) {
+      log.warn(
+          "store {} unreachable at startup ({}); answering by failure mode '{}' until it answers",
+          store.kind(),
+          store.lastError(),
+          config.limiter().failureMode().configName());
+    }
     log.info(
-        "Sluice ready: grpc port {}, http port {}, store {}, {} domains, {} rules (version {})",
+        "Sluice ready: grpc port {}, http port {}, store {}, failure mode {}, {} domains, {} rules"
+            + " (version {})",
         grpc.port(),
         admin.port(),
         store.kind(),
+        config.limiter().failureMode().configName(),
         loaded.rules().domains().size(),
         loaded.rules().rules().size(),
         loaded.version());
   }
 
-  private static LoadResult.Loaded loadRules(ServeConfig config) {
-    LoadResult result = new RuleLoader(config.defaultAlgorithm()).load(config.rulesPath());
+  private LoadResult.Loaded initialRules(RuleLoader loader) {
+    LoadResult result = loader.load(config.rules().path());
     if (result instanceof LoadResult.Failed failed) {
       String problems =
           failed.problems().stream().map(Object::toString).collect(Collectors.joining("; "));
@@ -93,25 +129,55 @@ public final class Sluice implements AutoCloseable {
     if (config.kind() == StoreKind.MEMORY) {
       return new InMemoryCounterStore(clock);
     }
-    RedisSettings settings =
+    return new RedisCounterStore(
         new RedisSettings(
-            config.redisUrl(), config.redisTimeout(), config.redisPoolSize(), config.keyPrefix());
-    RedisCounterStore redis;
-    try {
-      redis = new RedisCounterStore(settings, clock);
-      redis.ping();
-    } catch (StoreException e) {
-      throw new StartupException("cannot reach redis: " + e.getMessage(), e);
+            config.redisUrl(),
+            config.redisTimeout(),
+            config.redisConnections(),
+            config.keyPrefix()),
+        clock);
+  }
+
+  private RateLimiter.StoreChoice stores(Clock clock) {
+    if (config.limiter().failureMode() != FailureMode.LOCAL) {
+      return RateLimiter.StoreChoice.of(store);
     }
-    return redis;
+    InMemoryCounterStore fallback = new InMemoryCounterStore(clock);
+    started.add(fallback);
+    return new RateLimiter.StoreChoice(store, Optional.of(fallback));
+  }
+
+  /** gRPC health follows the same report as /healthcheck, refreshed often. */
+  private void startHealthUpdates() {
+    ScheduledExecutorService updater =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "sluice-health");
+              thread.setDaemon(true);
+              return thread;
+            });
+    started.add(updater::shutdownNow);
+    grpc.setServing(health().healthy());
+    updater.scheduleWithFixedDelay(
+        () -> grpc.setServing(health().healthy()), 250, 250, TimeUnit.MILLISECONDS);
   }
 
   private HealthReport health() {
     List<String> problems = new ArrayList<>();
-    try {
-      store.ping();
-    } catch (StoreException e) {
-      problems.add("store " + store.kind() + ": " + e.getMessage());
+    if (draining) {
+      problems.add("shutting down");
+    }
+    if (!store.available()) {
+      problems.add(
+          "store "
+              + store.kind()
+              + " unavailable (circuit "
+              + store.state()
+              + ": "
+              + store.lastError()
+              + "); answering by failure mode '"
+              + config.limiter().failureMode().configName()
+              + "'");
     }
     return new HealthReport(problems);
   }
@@ -124,11 +190,15 @@ public final class Sluice implements AutoCloseable {
     return admin.port();
   }
 
-  /** Stops the ports first, so no request reaches a closed store; idempotent. */
+  /**
+   * Stops gracefully: health turns unhealthy, the gRPC port stops taking calls, calls in flight
+   * finish within the configured grace, then everything else closes. Idempotent.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
+    draining = true;
     if (grpc != null) {
-      grpc.stop(Duration.ofSeconds(5));
+      grpc.stop(config.server().shutdownGrace());
     }
     for (int i = started.size() - 1; i >= 0; i--) {
       try {
@@ -138,5 +208,18 @@ public final class Sluice implements AutoCloseable {
       }
     }
     started.clear();
+  }
+
+  /** Rule reloads as metrics. */
+  private record ReloadMetrics(SluiceMetrics metrics) implements RuleReloader.Listener {
+    @Override
+    public void reloaded(RuleReloader.Snapshot snapshot) {
+      metrics.reloaded(snapshot.rules().domains().size(), snapshot.rules().rules().size());
+    }
+
+    @Override
+    public void rejected(RuleReloader.ReloadError error) {
+      metrics.reloadRejected();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.config.StoreKind;
+import dev.sluice.limiter.FailureMode;
 import dev.sluice.rules.Algorithm;
 import java.net.URI;
 import java.time.Duration;
@@ -20,6 +21,17 @@ final class Converters {
               () ->
                   new TypeConversionException(
                       "unknown algorithm '" + value + "'; expected fixed_window or token_bucket"));
+    }
+  }
+
+  static final class FailureModeConverter implements ITypeConverter<FailureMode> {
+    @Override
+    public FailureMode convert(String value) {
+      try {
+        return FailureMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
     }
   }
 

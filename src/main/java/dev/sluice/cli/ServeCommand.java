@@ -1,9 +1,14 @@
 package dev.sluice.cli;
 
 import dev.sluice.Sluice;
+import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
+import dev.sluice.limiter.FailureMode;
+import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.rules.Algorithm;
 import java.net.URI;
 import java.nio.file.Files;
@@ -11,17 +16,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Runs the service until SIGTERM or SIGINT. */
+/** Runs the service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = "Serve Envoy's RLS v3 API on the gRPC port and the admin API on the HTTP port.")
 final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -31,6 +36,23 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:SLUICE_CONFIG:-config/rules}",
       description = "Rule directory or file (env SLUICE_CONFIG, default ${DEFAULT-VALUE}).")
   Path config;
+
+  @Option(
+      names = "--reload-interval",
+      defaultValue = "${env:SLUICE_RELOAD_INTERVAL:-1s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How often rule files are checked for changes (env SLUICE_RELOAD_INTERVAL, default ${DEFAULT-VALUE}).")
+  Duration reloadInterval;
+
+  @Option(
+      names = "--default-algorithm",
+      defaultValue = "${env:SLUICE_DEFAULT_ALGORITHM:-fixed_window}",
+      converter = Converters.AlgorithmConverter.class,
+      description =
+          "Algorithm of rules and overrides that name none: fixed_window or token_bucket (env"
+              + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
+  Algorithm defaultAlgorithm;
 
   @Option(
       names = "--store",
@@ -43,28 +65,80 @@ final class ServeCommand implements Callable<Integer> {
       names = "--redis-url",
       defaultValue = "${env:SLUICE_REDIS_URL:-redis://localhost:6379}",
       converter = Converters.RedisUrlConverter.class,
-      description = "redis://host:port[/db] (env SLUICE_REDIS_URL, default ${DEFAULT-VALUE}).")
+      description =
+          "redis://[user:password@]host:port[/db] (env SLUICE_REDIS_URL, default ${DEFAULT-VALUE}).")
   URI redisUrl;
 
   @Option(
       names = "--redis-timeout",
-      defaultValue = "${env:SLUICE_REDIS_TIMEOUT:-1s}",
+      defaultValue = "${env:SLUICE_REDIS_TIMEOUT:-10ms}",
       converter = Converters.DurationConverter.class,
       description =
-          "Connect and read timeout per Redis call (env SLUICE_REDIS_TIMEOUT, default ${DEFAULT-VALUE}).")
+          "Connect and read timeout of one Redis round trip (env SLUICE_REDIS_TIMEOUT, default ${DEFAULT-VALUE}).")
   Duration redisTimeout;
 
   @Option(
-      names = "--redis-pool-size",
-      defaultValue = "${env:SLUICE_REDIS_POOL_SIZE:-32}",
-      description = "Redis connections (env SLUICE_REDIS_POOL_SIZE, default ${DEFAULT-VALUE}).")
-  int redisPoolSize;
+      names = "--redis-connections",
+      defaultValue = "${env:SLUICE_REDIS_CONNECTIONS:-4}",
+      description =
+          "Redis connections, each pipelining many requests (env SLUICE_REDIS_CONNECTIONS, default ${DEFAULT-VALUE}).")
+  int redisConnections;
 
   @Option(
       names = "--redis-key-prefix",
       defaultValue = "${env:SLUICE_REDIS_KEY_PREFIX:-}",
       description = "Prefix of every Redis key (env SLUICE_REDIS_KEY_PREFIX, default none).")
   String keyPrefix;
+
+  @Option(
+      names = "--failure-mode",
+      defaultValue = "${env:SLUICE_FAILURE_MODE:-error}",
+      converter = Converters.FailureModeConverter.class,
+      description =
+          "When the store fails: error, allow, deny or local (env SLUICE_FAILURE_MODE, default ${DEFAULT-VALUE}).")
+  FailureMode failureMode;
+
+  @Option(
+      names = "--instances",
+      defaultValue = "${env:SLUICE_INSTANCES:-1}",
+      description =
+          "Sluice instances sharing the limits; failure mode local enforces limit/instances each (env SLUICE_INSTANCES, default ${DEFAULT-VALUE}).")
+  int instances;
+
+  @Option(
+      names = "--shadow-mode",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_SHADOW_MODE:-false}",
+      description =
+          "Answer OK overall whatever the limits say; statuses and metrics unchanged (env SLUICE_SHADOW_MODE, default ${DEFAULT-VALUE}).")
+  boolean shadowMode;
+
+  @Option(
+      names = "--response-headers",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_RESPONSE_HEADERS:-false}",
+      description =
+          "Ask Envoy to add RateLimit-Limit/Remaining/Reset headers (env SLUICE_RESPONSE_HEADERS, default ${DEFAULT-VALUE}).")
+  boolean responseHeaders;
+
+  @Option(
+      names = "--limit-header",
+      defaultValue = "${env:SLUICE_LIMIT_HEADER:-RateLimit-Limit}",
+      description = "Name of the limit header (env SLUICE_LIMIT_HEADER, default ${DEFAULT-VALUE}).")
+  String limitHeader;
+
+  @Option(
+      names = "--remaining-header",
+      defaultValue = "${env:SLUICE_REMAINING_HEADER:-RateLimit-Remaining}",
+      description =
+          "Name of the remaining header (env SLUICE_REMAINING_HEADER, default ${DEFAULT-VALUE}).")
+  String remainingHeader;
+
+  @Option(
+      names = "--reset-header",
+      defaultValue = "${env:SLUICE_RESET_HEADER:-RateLimit-Reset}",
+      description = "Name of the reset header (env SLUICE_RESET_HEADER, default ${DEFAULT-VALUE}).")
+  String resetHeader;
 
   @Option(
       names = "--grpc-port",
@@ -81,39 +155,44 @@ final class ServeCommand implements Callable<Integer> {
   int httpPort;
 
   @Option(
-      names = "--default-algorithm",
-      defaultValue = "${env:SLUICE_DEFAULT_ALGORITHM:-fixed_window}",
-      converter = Converters.AlgorithmConverter.class,
+      names = "--admin-read-only",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_ADMIN_READ_ONLY:-false}",
       description =
-          "Algorithm of rules and overrides that name none: fixed_window or token_bucket (env"
-              + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
-  Algorithm defaultAlgorithm;
+          "Refuse admin writes: rule reload, counter reset (env SLUICE_ADMIN_READ_ONLY, default ${DEFAULT-VALUE}).")
+  boolean adminReadOnly;
+
+  @Option(
+      names = "--shutdown-grace",
+      defaultValue = "${env:SLUICE_SHUTDOWN_GRACE:-10s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How long calls in flight may take to finish on SIGTERM (env SLUICE_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
+  Duration shutdownGrace;
 
   @Override
   public Integer call() throws InterruptedException {
     ServeConfig serveConfig = toConfig();
-    Sluice sluice = Sluice.start(serveConfig, Clock.systemUTC());
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  sluice.close();
-                  stopped.countDown();
-                },
-                "sluice-shutdown"));
-    stopped.await();
+    StopSignal stop = StopSignal.install();
+    try (Sluice sluice = Sluice.start(serveConfig, Clock.systemUTC())) {
+      stop.await();
+      spec.commandLine().getErr().println("sluice: stopping (" + stop.reason() + ")");
+    }
     return 0;
   }
 
-  private ServeConfig toConfig() {
+  /** Builds the validated settings; a bad value is a usage error naming it. */
+  ServeConfig toConfig() {
     if (!Files.exists(config)) {
       throw new ParameterException(spec.commandLine(), "config path does not exist: " + config);
     }
     try {
-      StoreConfig storeConfig =
-          new StoreConfig(store, redisUrl, redisTimeout, redisPoolSize, keyPrefix);
-      return new ServeConfig(config, storeConfig, grpcPort, httpPort, defaultAlgorithm);
+      return new ServeConfig(
+          new RulesConfig(config, reloadInterval, defaultAlgorithm),
+          new StoreConfig(store, redisUrl, redisTimeout, redisConnections, keyPrefix),
+          new ServerConfig(grpcPort, httpPort, adminReadOnly, shutdownGrace),
+          new LimiterSettings(defaultAlgorithm, failureMode, instances, shadowMode),
+          new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -1,30 +1,20 @@
 package dev.sluice.config;
 
-import dev.sluice.rules.Algorithm;
-import java.nio.file.Path;
+import dev.sluice.limiter.LimiterSettings;
 import java.util.Objects;
 
-/**
- * Everything {@code sluice serve} needs.
- *
- * @param rulesPath a directory of rule files, or one file
- * @param grpcPort 0 picks a free port
- * @param httpPort 0 picks a free port
- * @param defaultAlgorithm for rules and overrides that do not name one
- */
+/** Everything {@code sluice serve} needs, validated. */
 public record ServeConfig(
-    Path rulesPath, StoreConfig store, int grpcPort, int httpPort, Algorithm defaultAlgorithm) {
+    RulesConfig rules,
+    StoreConfig store,
+    ServerConfig server,
+    LimiterSettings limiter,
+    HeaderConfig headers) {
   public ServeConfig {
-    Objects.requireNonNull(rulesPath, "rulesPath");
+    Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
-    checkPort("grpc", grpcPort);
-    checkPort("http", httpPort);
-    Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
-  }
-
-  private static void checkPort(String name, int port) {
-    if (port < 0 || port > 65_535) {
-      throw new IllegalArgumentException(name + " port must be 0..65535: " + port);
-    }
+    Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(limiter, "limiter");
+    Objects.requireNonNull(headers, "headers");
   }
 }

@@ -8,11 +8,13 @@ import java.util.Objects;
  * Which store to use and how to reach Redis.
  *
  * @param redisUrl {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}
- * @param redisTimeout connect and read timeout of one Redis call
+ * @param redisTimeout connect and read timeout of one Redis call; keep it well under Envoy's 20 ms
+ *     filter timeout so a hung Redis never stalls Envoy
+ * @param redisConnections Redis connections (pipelining lanes)
  * @param keyPrefix prepended to every Redis key, e.g. to share a Redis between environments
  */
 public record StoreConfig(
-    StoreKind kind, URI redisUrl, Duration redisTimeout, int redisPoolSize, String keyPrefix) {
+    StoreKind kind, URI redisUrl, Duration redisTimeout, int redisConnections, String keyPrefix) {
   public StoreConfig {
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(redisUrl, "redisUrl");
@@ -27,9 +29,18 @@ public record StoreConfig(
     if (redisTimeout.isNegative() || redisTimeout.isZero()) {
       throw new IllegalArgumentException("redis timeout must be positive: " + redisTimeout);
     }
-    if (redisPoolSize < 1) {
-      throw new IllegalArgumentException("redis pool size must be >= 1: " + redisPoolSize);
+    if (redisConnections < 1) {
+      throw new IllegalArgumentException("redis connections must be >= 1: " + redisConnections);
     }
     Objects.requireNonNull(keyPrefix, "keyPrefix");
+  }
+
+  public static StoreConfig memory() {
+    return new StoreConfig(
+        StoreKind.MEMORY, URI.create("redis://localhost:6379"), Duration.ofMillis(10), 4, "");
+  }
+
+  public static StoreConfig redis(URI url) {
+    return new StoreConfig(StoreKind.REDIS, url, Duration.ofMillis(10), 4, "");
   }
 }

@@ -1,170 +1,188 @@
 package dev.sluice.limiter;
 
-import dev.sluice.rules.Algorithm;
-import dev.sluice.rules.Limit;
-import dev.sluice.rules.Match;
-import dev.sluice.rules.Rule;
+import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
-import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
  * Decides one request. Thread-safe: it holds no per-request state, reads the current {@link
  * RuleSet} exactly once per request (so a reload mid-request cannot mix old and new rules), and
- * makes at most one store call per request, whatever the number of descriptors.
+ * makes at most one store call per request, whatever the number of descriptors. When the store
+ * fails, the {@link FailureMode} decides the answer.
  */
 public final class RateLimiter {
   private final Supplier<RuleSet> rules;
   private final CounterStore store;
-  private final Algorithm overrideAlgorithm;
+  private final Optional<CounterStore> fallback;
+  private final LimiterSettings settings;
+  private final SluiceMetrics metrics;
+  private final Planner planner;
+  private final UnknownDomains unknownDomains;
 
   /**
    * @param rules the current rule snapshot; read once per request
-   * @param overrideAlgorithm how client-sent limit overrides are counted
+   * @param fallback the in-process store used while {@code store} fails, required for {@link
+   *     FailureMode#LOCAL}
    */
-  public RateLimiter(Supplier<RuleSet> rules, CounterStore store, Algorithm overrideAlgorithm) {
+  public RateLimiter(
+      Supplier<RuleSet> rules,
+      StoreChoice stores,
+      LimiterSettings settings,
+      SluiceMetrics metrics) {
     this.rules = rules;
-    this.store = store;
-    this.overrideAlgorithm = overrideAlgorithm;
+    this.store = stores.primary();
+    this.fallback = stores.fallback();
+    this.settings = settings;
+    this.metrics = metrics;
+    this.planner = new Planner(settings.overrideAlgorithm());
+    this.unknownDomains = new UnknownDomains(metrics);
+    if (settings.failureMode() == FailureMode.LOCAL && fallback.isEmpty()) {
+      throw new IllegalArgumentException("failure mode local needs a fallback store");
+    }
+  }
+
+  /** The store to count in, and the in-process one to fall back to in {@link FailureMode#LOCAL}. */
+  public record StoreChoice(CounterStore primary, Optional<CounterStore> fallback) {
+    public static StoreChoice of(CounterStore primary) {
+      return new StoreChoice(primary, Optional.empty());
+    }
   }
 
   /**
-   * Decides {@code call}. The future fails with the store's exception when the store cannot answer;
-   * nothing is thrown directly.
+   * Decides {@code call}. The future fails with a {@link StoreException} only when the store fails
+   * and the failure mode is {@link FailureMode#ERROR}; nothing is thrown directly.
    */
   public CompletableFuture<Decision> decide(RateLimitCall call) {
     RuleSet snapshot = rules.get();
-    List<Planned> plan = plan(snapshot, call);
+    if (!snapshot.hasDomain(call.domain())) {
+      unknownDomains.seen(call.domain(), call.descriptors().size());
+      return CompletableFuture.completedFuture(notLimited(call.descriptors().size()));
+    }
+    List<Planned> plan = planner.plan(snapshot, call);
+    List<Hit> hits = hitsOf(plan);
+    if (hits.isEmpty()) {
+      return CompletableFuture.completedFuture(finish(call.domain(), plan, List.of()));
+    }
+    return store
+        .acquire(hits)
+        .handle(
+            (usages, failure) ->
+                failure == null
+                    ? CompletableFuture.completedFuture(finish(call.domain(), plan, usages))
+                    : onStoreFailure(call.domain(), plan, hits, failure))
+        .thenCompose(decision -> decision);
+  }
+
+  private static List<Hit> hitsOf(List<Planned> plan) {
     List<Hit> hits = new ArrayList<>(plan.size());
     for (Planned planned : plan) {
-      if (planned.hit() != null) {
+      if (planned.counted()) {
         hits.add(planned.hit());
       }
     }
-    if (hits.isEmpty()) {
-      return CompletableFuture.completedFuture(decide(plan, List.of()));
-    }
-    return store.acquire(hits).thenApply(usages -> decide(plan, usages));
+    return hits;
   }
 
-  private List<Planned> plan(RuleSet snapshot, RateLimitCall call) {
-    boolean knownDomain = snapshot.hasDomain(call.domain());
-    List<Optional<Match>> matches = new ArrayList<>(call.descriptors().size());
-    for (DescriptorRequest descriptor : call.descriptors()) {
-      matches.add(
-          knownDomain ? snapshot.match(call.domain(), descriptor.entries()) : Optional.empty());
+  private CompletableFuture<Decision> onStoreFailure(
+      String domain, List<Planned> plan, List<Hit> hits, Throwable failure) {
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (!(cause instanceof StoreException) || settings.failureMode() == FailureMode.ERROR) {
+      return CompletableFuture.failedFuture(cause);
     }
-    Set<String> replaced = replacedNames(matches);
-    List<Planned> plan = new ArrayList<>(matches.size());
-    for (int i = 0; i < matches.size(); i++) {
-      DescriptorRequest descriptor = call.descriptors().get(i);
-      long hits = call.hitsFor(descriptor);
-      if (knownDomain && descriptor.override().isPresent()) {
-        plan.add(planOverride(call.domain(), descriptor, hits));
-      } else {
-        plan.add(planRule(call.domain(), matches.get(i), replaced, hits));
+    metrics.failurePolicyDecision(settings.failureMode().configName());
+    return switch (settings.failureMode()) {
+      case ALLOW ->
+          CompletableFuture.completedFuture(decisionOf(plan, p -> DescriptorDecision.NOT_LIMITED));
+      case DENY -> CompletableFuture.completedFuture(decisionOf(plan, Planned::denied));
+      case LOCAL -> localDecision(domain, plan, hits);
+      case ERROR -> CompletableFuture.failedFuture(cause);
+    };
+  }
+
+  private CompletableFuture<Decision> localDecision(
+      String domain, List<Planned> plan, List<Hit> hits) {
+    List<Hit> shares = new ArrayList<>(hits.size());
+    for (Planned planned : plan) {
+      if (planned.counted()) {
+        shares.add(planned.localShare(settings.instances()));
       }
     }
-    return plan;
+    return fallback.orElseThrow().acquire(shares).thenApply(usages -> finish(domain, plan, usages));
   }
 
-  private static Set<String> replacedNames(List<Optional<Match>> matches) {
-    Set<String> names = null;
-    for (Optional<Match> match : matches) {
-      if (match.isPresent() && !match.get().rule().replaces().isEmpty()) {
-        if (names == null) {
-          names = new HashSet<>();
-        }
-        names.addAll(match.get().rule().replaces());
-      }
-    }
-    return names == null ? Set.of() : names;
-  }
-
-  private Planned planOverride(String domain, DescriptorRequest descriptor, long hits) {
-    LimitOverride override = descriptor.override().orElseThrow();
-    Limit limit = Limit.of(override.requestsPerUnit(), override.unit(), overrideAlgorithm);
-    String key = CounterKey.of(domain, descriptor.entries(), limit);
-    return Planned.counted(null, new CurrentLimit(limit, ""), new Hit(key, limit, hits));
-  }
-
-  private static Planned planRule(
-      String domain, Optional<Match> match, Set<String> replaced, long hits) {
-    if (match.isEmpty()) {
-      return Planned.NOT_LIMITED;
-    }
-    Rule rule = match.get().rule();
-    if (!rule.name().isEmpty() && replaced.contains(rule.name())) {
-      return Planned.NOT_LIMITED;
-    }
-    if (rule.unlimited()) {
-      return Planned.UNLIMITED;
-    }
-    if (rule.limit().isEmpty()) {
-      return Planned.NOT_LIMITED;
-    }
-    Limit limit = rule.limit().get();
-    String key = CounterKey.of(domain, match.get().counterEntries(), limit);
-    return Planned.counted(rule, new CurrentLimit(limit, rule.name()), new Hit(key, limit, hits));
-  }
-
-  private static Decision decide(List<Planned> plan, List<Usage> usages) {
+  private Decision decisionOf(
+      List<Planned> plan, java.util.function.Function<Planned, DescriptorDecision> counted) {
     List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
-    boolean regularOver = false;
-    int quotaDescriptors = 0;
-    int quotaOver = 0;
+    for (Planned planned : plan) {
+      statuses.add(planned.counted() ? counted.apply(planned) : planned.fixed());
+    }
+    return new Decision(overall(plan, statuses), statuses);
+  }
+
+  private Decision finish(String domain, List<Planned> plan, List<Usage> usages) {
+    List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
     int next = 0;
     for (Planned planned : plan) {
-      DescriptorDecision status = planned.fixed;
-      if (planned.hit() != null) {
-        status = planned.status(usages.get(next++));
+      if (planned.counted()) {
+        Usage usage = usages.get(next++);
+        statuses.add(planned.status(usage));
+        record(domain, planned, usage);
+      } else {
+        statuses.add(planned.fixed());
       }
-      statuses.add(status);
-      boolean over = status.code() == Code.OVER_LIMIT;
-      if (planned.quotaMode()) {
-        quotaDescriptors++;
+    }
+    return new Decision(overall(plan, statuses), statuses);
+  }
+
+  private void record(String domain, Planned planned, Usage usage) {
+    var counts =
+        HitAccounting.of(planned.hit().limit(), planned.hit().hits(), usage, planned.shadowMode());
+    if (planned.detailedMetric()) {
+      metrics.detailedRuleOutcome(domain, planned.rule().path(), planned.metricRule(), counts);
+    } else {
+      metrics.ruleOutcome(domain, planned.metricRule(), counts);
+    }
+  }
+
+  /**
+   * OVER_LIMIT when a regular descriptor is over, or when every quota-mode descriptor is; then
+   * global shadow mode turns OVER_LIMIT into OK (statuses unchanged).
+   */
+  private Code overall(List<Planned> plan, List<DescriptorDecision> statuses) {
+    boolean regularOver = false;
+    int quota = 0;
+    int quotaOver = 0;
+    for (int i = 0; i < plan.size(); i++) {
+      boolean over = statuses.get(i).code() == Code.OVER_LIMIT;
+      if (plan.get(i).quotaMode()) {
+        quota++;
         quotaOver += over ? 1 : 0;
       } else {
         regularOver |= over;
       }
     }
-    boolean quotaExhausted = quotaDescriptors > 0 && quotaOver == quotaDescriptors;
-    Code overall = regularOver || quotaExhausted ? Code.OVER_LIMIT : Code.OK;
-    return new Decision(overall, statuses);
+    boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
+    if (overLimit && settings.globalShadowMode()) {
+      metrics.globalShadowMode();
+      return Code.OK;
+    }
+    return overLimit ? Code.OVER_LIMIT : Code.OK;
   }
 
-  /**
-   * What one descriptor will do: either a fixed answer, or a hit whose usage decides.
-   *
-   * @param rule null for a client override
-   */
-  private record Planned(Rule rule, CurrentLimit limit, Hit hit, DescriptorDecision fixed) {
-    static final Planned NOT_LIMITED =
-        new Planned(null, null, null, DescriptorDecision.NOT_LIMITED);
-    static final Planned UNLIMITED = new Planned(null, null, null, DescriptorDecision.UNLIMITED);
-
-    static Planned counted(Rule rule, CurrentLimit limit, Hit hit) {
-      return new Planned(rule, limit, hit, null);
+  private static Decision notLimited(int descriptors) {
+    List<DescriptorDecision> statuses = new ArrayList<>(descriptors);
+    for (int i = 0; i < descriptors; i++) {
+      statuses.add(DescriptorDecision.NOT_LIMITED);
     }
-
-    boolean quotaMode() {
-      return rule != null && rule.flags().quotaMode();
-    }
-
-    DescriptorDecision status(Usage usage) {
-      boolean shadow = rule != null && rule.shadowMode();
-      Code code = usage.overLimit() && !shadow ? Code.OVER_LIMIT : Code.OK;
-      return new DescriptorDecision(
-          code, Optional.of(limit), usage.remaining(), Optional.of(usage.untilReset()));
-    }
+    return new Decision(Code.OK, statuses);
   }
 }

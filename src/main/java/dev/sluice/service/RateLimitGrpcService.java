@@ -1,8 +1,10 @@
 package dev.sluice.service;
 
+import dev.sluice.config.HeaderConfig;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.RateLimiter;
+import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.store.StoreException;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
@@ -15,49 +17,71 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit}. Answers when the limiter's
- * future completes, so a gRPC thread never waits on the store itself.
+ * {@code envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit}, and the one place where
+ * failures become gRPC statuses. Answers when the limiter's future completes, so a gRPC thread
+ * never waits on the store itself.
  */
 public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitServiceImplBase {
   private static final Logger log = LoggerFactory.getLogger(RateLimitGrpcService.class);
 
   private final RateLimiter limiter;
+  private final ResponseHeaders headers;
+  private final SluiceMetrics metrics;
 
-  public RateLimitGrpcService(RateLimiter limiter) {
+  public RateLimitGrpcService(RateLimiter limiter, HeaderConfig headers, SluiceMetrics metrics) {
     this.limiter = limiter;
+    this.headers = new ResponseHeaders(headers);
+    this.metrics = metrics;
   }
 
   @Override
   public void shouldRateLimit(
       RateLimitRequest request, StreamObserver<RateLimitResponse> responses) {
-    CompletableFuture<Decision> pending;
-    try {
-      pending = limiter.decide(RequestMapping.toCall(request));
-    } catch (RuntimeException e) {
-      pending = CompletableFuture.failedFuture(e);
-    }
-    pending.whenComplete(
-        (decision, failure) -> {
-          if (failure == null) {
-            responses.onNext(ResponseMapping.toResponse(decision));
-            responses.onCompleted();
-          } else {
-            responses.onError(statusOf(failure).asRuntimeException());
-          }
-        });
+    long start = System.nanoTime();
+    decide(request)
+        .whenComplete(
+            (decision, failure) -> {
+              if (failure == null) {
+                metrics.request(decision.overall().name(), System.nanoTime() - start);
+                responses.onNext(ResponseMapping.toResponse(decision, headers.of(decision)));
+                responses.onCompleted();
+              } else {
+                Status status = statusOf(failure);
+                metrics.request(status.getCode().name(), System.nanoTime() - start);
+                responses.onError(status.asRuntimeException());
+              }
+            });
   }
 
-  private static Status statusOf(Throwable failure) {
+  /**
+   * Decides a request given in Envoy's form; for the admin {@code /json} endpoint too. The future
+   * fails with {@link InvalidRequestException} for a bad request.
+   */
+  public CompletableFuture<Decision> decide(RateLimitRequest request) {
+    try {
+      return limiter.decide(RequestMapping.toCall(request));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The response Envoy would get for {@code decision}. */
+  public RateLimitResponse toResponse(Decision decision) {
+    return ResponseMapping.toResponse(decision, headers.of(decision));
+  }
+
+  /** The gRPC status a failed decision answers with. */
+  public static Status statusOf(Throwable failure) {
     Throwable cause =
         failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause()
             : failure;
+    if (cause instanceof InvalidRequestException) {
+      return Status.INVALID_ARGUMENT.withDescription(cause.getMessage());
+    }
     if (cause instanceof StoreException) {
       return Status.UNAVAILABLE.withDescription(
           "rate limit store unavailable: " + cause.getMessage());
-    }
-    if (cause instanceof InvalidRequestException) {
-      return Status.INVALID_ARGUMENT.withDescription(cause.getMessage());
     }
     log.error("ShouldRateLimit failed unexpectedly", cause);
     return Status.INTERNAL.withDescription("internal error: " + cause);

@@ -5,18 +5,22 @@ import dev.sluice.limiter.CurrentLimit;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorDecision;
 import dev.sluice.rules.Limit;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.DescriptorStatus;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.RateLimit;
 import java.time.Duration;
+import java.util.List;
 
 /** A {@link Decision} to Envoy's {@link RateLimitResponse}. */
 final class ResponseMapping {
   private ResponseMapping() {}
 
-  static RateLimitResponse toResponse(Decision decision) {
+  static RateLimitResponse toResponse(Decision decision, List<HeaderValue> headers) {
     RateLimitResponse.Builder response =
-        RateLimitResponse.newBuilder().setOverallCode(codeOf(decision.overall()));
+        RateLimitResponse.newBuilder()
+            .setOverallCode(codeOf(decision.overall()))
+            .addAllResponseHeadersToAdd(headers);
     for (DescriptorDecision status : decision.statuses()) {
       response.addStatuses(toStatus(status));
     }

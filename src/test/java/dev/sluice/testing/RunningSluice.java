@@ -1,9 +1,13 @@
 package dev.sluice.testing;
 
 import dev.sluice.Sluice;
+import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
+import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.rules.Algorithm;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.grpc.ManagedChannel;
@@ -39,17 +43,36 @@ public final class RunningSluice implements AutoCloseable {
   }
 
   public static RunningSluice start(String yaml, StoreConfig store, Clock clock) {
+    return start(yaml, config(store), clock);
+  }
+
+  /** Sluice with {@code yaml} as its only rule file and {@code config}'s other settings. */
+  public static RunningSluice start(String yaml, ServeConfig config, Clock clock) {
     Path dir = writeRules(yaml);
-    return new RunningSluice(dir, new ServeConfig(dir, store, 0, 0, Algorithm.FIXED_WINDOW), clock);
+    RulesConfig rules =
+        new RulesConfig(dir, config.rules().reloadInterval(), config.rules().defaultAlgorithm());
+    ServeConfig withRules =
+        new ServeConfig(rules, config.store(), config.server(), config.limiter(), config.headers());
+    return new RunningSluice(dir, withRules, clock);
+  }
+
+  /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */
+  public static ServeConfig config(StoreConfig store) {
+    return new ServeConfig(
+        new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW),
+        store,
+        ServerConfig.anyFreePorts(),
+        LimiterSettings.defaults(),
+        HeaderConfig.off());
   }
 
   public static StoreConfig memoryStore() {
-    return new StoreConfig(
-        StoreKind.MEMORY, URI.create("redis://localhost:6379"), Duration.ofSeconds(1), 4, "");
+    return StoreConfig.memory();
   }
 
+  /** Redis with a generous timeout: a loaded CI machine must not fail requests by timing out. */
   public static StoreConfig redisStore(URI url) {
-    return new StoreConfig(StoreKind.REDIS, url, Duration.ofSeconds(1), 8, "");
+    return new StoreConfig(StoreKind.REDIS, url, Duration.ofSeconds(1), 4, "");
   }
 
   private static Path writeRules(String yaml) {
@@ -72,6 +95,10 @@ public final class RunningSluice implements AutoCloseable {
 
   public Sluice sluice() {
     return sluice;
+  }
+
+  public int httpPort() {
+    return sluice.httpPort();
   }
 
   public Path rulesDir() {

@@ -62,6 +62,19 @@ public final class RuleLoader {
     return new LoadResult.Loaded(rules, RuleFiles.version(listing.files()), files);
   }
 
+  /**
+   * A cheap identity of what {@link #load} would read now: the content hash of every rule file (the
+   * {@link LoadResult.Loaded#version} when valid), plus a mark when files cannot be read. Reads the
+   * files but parses nothing, so a poller can call it often.
+   */
+  public String fingerprint(Path path) {
+    RuleFiles.Listing listing = RuleFiles.read(Objects.requireNonNull(path, "path"));
+    String version = RuleFiles.version(listing.files());
+    return listing.problems().isEmpty()
+        ? version
+        : version + "!" + Integer.toHexString(listing.problems().hashCode());
+  }
+
   /** A domain declared by an earlier file (in load order) is reported on each later one. */
   private static List<RuleProblem> duplicateDomains(List<ParsedFile> parsed) {
     Map<String, ParsedFile> firstByDomain = new HashMap<>();

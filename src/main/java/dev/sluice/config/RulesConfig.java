@@ -1,0 +1,27 @@
+package dev.sluice.config;
+
+import dev.sluice.rules.Algorithm;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where the rules come from and how they are read.
+ *
+ * @param path a directory of rule files, or one file
+ * @param reloadInterval how often the files are checked for changes
+ * @param defaultAlgorithm for rules and overrides that do not name one
+ */
+public record RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
+  public RulesConfig {
+    Objects.requireNonNull(path, "path");
+    if (reloadInterval.isNegative() || reloadInterval.isZero()) {
+      throw new IllegalArgumentException("reload interval must be positive: " + reloadInterval);
+    }
+    Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
+  }
+
+  public static RulesConfig of(Path path) {
+    return new RulesConfig(path, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW);
+  }
+}

@@ -1,0 +1,40 @@
+package dev.sluice.limiter;
+
+import dev.sluice.metrics.RuleCounts;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.store.Usage;
+
+/**
+ * Splits one descriptor's hits into total / over / near / within / shadow, following the reference
+ * service's accounting so dashboards built on it read the same.
+ */
+final class HitAccounting {
+  /** Hits above this share of the limit are "near" it. */
+  static final double NEAR_LIMIT_RATIO = 0.8;
+
+  private HitAccounting() {}
+
+  static RuleCounts of(Limit limit, long hits, Usage usage, boolean shadow) {
+    long capacity = limit.capacity();
+    long near = (long) Math.floor(capacity * NEAR_LIMIT_RATIO);
+    long after = usage.countAfter();
+    long before = after - hits;
+    if (!usage.overLimit()) {
+      long nearHits = after > near ? (before >= near ? hits : after - near) : 0;
+      return new RuleCounts(hits, 0, nearHits, hits, 0, 0);
+    }
+    if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+      // A refused take consumes nothing: every hit of it is over the limit.
+      return new RuleCounts(hits, hits, 0, 0, shadow ? hits : 0, 0);
+    }
+    long overHits = before >= capacity ? hits : after - capacity;
+    long nearHits = before < capacity ? capacity - Math.max(near, before) : 0;
+    return new RuleCounts(hits, overHits, nearHits, 0, shadow ? overHits : 0, 0);
+  }
+
+  /** A hit answered from the local over-limit cache: all of it is over the limit. */
+  static RuleCounts cachedOver(long hits, boolean shadow) {
+    return new RuleCounts(hits, hits, 0, 0, shadow ? hits : 0, hits);
+  }
+}

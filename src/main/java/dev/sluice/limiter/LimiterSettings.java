@@ -1,0 +1,28 @@
+package dev.sluice.limiter;
+
+import dev.sluice.rules.Algorithm;
+import java.util.Objects;
+
+/**
+ * How the limiter behaves beyond the rules.
+ *
+ * @param overrideAlgorithm how client-sent limit overrides are counted
+ * @param failureMode what to answer when the store fails
+ * @param instances how many Sluice instances share the limits; in {@link FailureMode#LOCAL} each
+ *     enforces {@code ceil(limit / instances)} on its own
+ * @param globalShadowMode answer OK overall whatever the statuses say (they stay as computed)
+ */
+public record LimiterSettings(
+    Algorithm overrideAlgorithm, FailureMode failureMode, int instances, boolean globalShadowMode) {
+  public LimiterSettings {
+    Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
+    Objects.requireNonNull(failureMode, "failureMode");
+    if (instances < 1) {
+      throw new IllegalArgumentException("instances must be >= 1: " + instances);
+    }
+  }
+
+  public static LimiterSettings defaults() {
+    return new LimiterSettings(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
+  }
+}

@@ -1,0 +1,265 @@
+package dev.sluice.metrics;
+
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Every metric Sluice exports. Thread-safe; the per-rule series are cached so recording a decision
+ * does no label lookup after the first hit of a rule.
+ */
+public final class SluiceMetrics {
+  /** Distinct request values a {@code detailed_metric} rule may show, per rule. */
+  public static final int DETAILED_VALUES_PER_RULE = 1_000;
+
+  private static final int UNKNOWN_DOMAINS = 100;
+  private static final double[] LATENCY_BUCKETS = {
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1
+  };
+
+  private final PrometheusRegistry registry;
+  private final Counter ruleHits;
+  private final Counter ruleOver;
+  private final Counter ruleNear;
+  private final Counter ruleWithin;
+  private final Counter ruleShadow;
+  private final Counter ruleLocalCache;
+  private final Counter domainNotFound;
+  private final Histogram requests;
+  private final Histogram storeLatency;
+  private final Counter storeErrors;
+  private final Counter reloads;
+  private final Gauge rulesLoaded;
+  private final Gauge domainsLoaded;
+  private final Counter failurePolicy;
+  private final Gauge breakerState;
+  private final Counter breakerTransitions;
+  private final Counter globalShadow;
+  private final Counter localCache;
+  private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
+  private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
+  private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
+
+  public SluiceMetrics(PrometheusRegistry registry) {
+    this.registry = registry;
+    ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
+    ruleOver =
+        counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
+    ruleNear =
+        counter(
+            "sluice_rule_near_limit_total",
+            "Hits between 80% of a rule's limit and the limit.",
+            "domain",
+            "rule");
+    ruleWithin =
+        counter("sluice_rule_within_limit_total", "Hits a rule allowed.", "domain", "rule");
+    ruleShadow =
+        counter(
+            "sluice_rule_shadow_mode_total",
+            "Over-limit hits a shadow-mode rule let through.",
+            "domain",
+            "rule");
+    ruleLocalCache =
+        counter(
+            "sluice_rule_over_limit_local_cache_total",
+            "Over-limit hits answered from the local over-limit cache.",
+            "domain",
+            "rule");
+    domainNotFound =
+        counter(
+            "sluice_domain_not_found_total",
+            "Descriptors in a domain no rule file declares (first 100 domains, then _other).",
+            "domain");
+    requests =
+        Histogram.builder()
+            .name("sluice_request_duration_seconds")
+            .help("ShouldRateLimit calls and their latency, by outcome.")
+            .labelNames("code")
+            .classicOnly()
+            .classicUpperBounds(LATENCY_BUCKETS)
+            .register(registry);
+    storeLatency =
+        Histogram.builder()
+            .name("sluice_store_duration_seconds")
+            .help("Latency of one store call (one Redis round trip), by store.")
+            .labelNames("store")
+            .classicOnly()
+            .classicUpperBounds(LATENCY_BUCKETS)
+            .register(registry);
+    storeErrors = counter("sluice_store_errors_total", "Failed store calls.", "store");
+    reloads = counter("sluice_rules_reloads_total", "Rule reload attempts.", "result");
+    rulesLoaded = gauge("sluice_rules_loaded", "Rules with a rate_limit being served.");
+    domainsLoaded = gauge("sluice_rules_domains", "Domains being served.");
+    failurePolicy =
+        counter(
+            "sluice_failure_policy_decisions_total",
+            "Requests answered by the failure policy because the store failed.",
+            "policy");
+    breakerState =
+        Gauge.builder()
+            .name("sluice_circuit_breaker_state")
+            .help("1 for the store circuit breaker's current state, 0 for the others.")
+            .labelNames("store", "state")
+            .register(registry);
+    breakerTransitions =
+        counter(
+            "sluice_circuit_breaker_transitions_total",
+            "Store circuit breaker transitions.",
+            "store",
+            "to");
+    globalShadow =
+        counter(
+            "sluice_global_shadow_mode_total",
+            "Requests answered OK only because of --shadow-mode.");
+    localCache =
+        counter(
+            "sluice_local_cache_total",
+            "Lookups of the local over-limit cache, by result (hit or miss).",
+            "result");
+    JvmMetrics.builder().register(registry);
+  }
+
+  private Counter counter(String name, String help, String... labels) {
+    return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
+  }
+
+  private Gauge gauge(String name, String help) {
+    return Gauge.builder().name(name).help(help).register(registry);
+  }
+
+  /**
+   * Records one counted descriptor.
+   *
+   * @param rule the configured rule's path (e.g. {@code path_/api.method}); bounded
+   */
+  public void ruleOutcome(String domain, String rule, RuleCounts counts) {
+    RuleSeries series =
+        ruleSeries
+            .computeIfAbsent(domain, d -> new ConcurrentHashMap<>())
+            .computeIfAbsent(rule, r -> new RuleSeries(domain, r));
+    series.record(counts);
+  }
+
+  /**
+   * Records a descriptor of a {@code detailed_metric} rule under its request-value path, capped at
+   * {@link #DETAILED_VALUES_PER_RULE} paths per rule; beyond that under {@code <rule>._other}.
+   */
+  public void detailedRuleOutcome(
+      String domain, String rule, String detailedPath, RuleCounts counts) {
+    LabelCap cap =
+        detailedCaps.computeIfAbsent(
+            domain + "\u0000" + rule, k -> new LabelCap(DETAILED_VALUES_PER_RULE));
+    String admitted = cap.admit(detailedPath);
+    ruleOutcome(
+        domain, admitted == LabelCap.OTHER ? rule + "." + LabelCap.OTHER : admitted, counts);
+  }
+
+  public void domainNotFound(String domain) {
+    domainNotFound.labelValues(unknownDomains.admit(domain)).inc();
+  }
+
+  /**
+   * @param code {@code OK}, {@code OVER_LIMIT}, or the gRPC status of a failed call
+   */
+  public void request(String code, long nanos) {
+    requests.labelValues(code).observe(nanos / 1e9);
+  }
+
+  public void storeCall(String store, long nanos, boolean failed) {
+    storeLatency.labelValues(store).observe(nanos / 1e9);
+    if (failed) {
+      storeErrors.labelValues(store).inc();
+    }
+  }
+
+  public void reloaded(int domains, int rules) {
+    reloads.labelValues("success").inc();
+    rulesLoaded(domains, rules);
+  }
+
+  public void reloadRejected() {
+    reloads.labelValues("failure").inc();
+  }
+
+  public void rulesLoaded(int domains, int rules) {
+    domainsLoaded.set(domains);
+    rulesLoaded.set(rules);
+  }
+
+  public void failurePolicyDecision(String policy) {
+    failurePolicy.labelValues(policy).inc();
+  }
+
+  /**
+   * @param states every state the breaker can be in; {@code current} gets 1, the others 0
+   */
+  public void breakerState(String store, String current, String... states) {
+    for (String state : states) {
+      breakerState.labelValues(store, state).set(state.equals(current) ? 1 : 0);
+    }
+  }
+
+  public void breakerTransition(String store, String to) {
+    breakerTransitions.labelValues(store, to).inc();
+  }
+
+  public void globalShadowMode() {
+    globalShadow.inc();
+  }
+
+  public void localCacheLookup(boolean hit) {
+    localCache.labelValues(hit ? "hit" : "miss").inc();
+  }
+
+  /** Writes every metric in the Prometheus text format. */
+  public void writeText(OutputStream out) throws IOException {
+    PrometheusTextFormatWriter.create().write(out, registry.scrape(), null);
+  }
+
+  /** The content type of {@link #writeText}. */
+  public static String textContentType() {
+    return PrometheusTextFormatWriter.CONTENT_TYPE;
+  }
+
+  /** The data points of one rule, looked up once. */
+  private final class RuleSeries {
+    private final CounterDataPoint hits;
+    private final CounterDataPoint over;
+    private final CounterDataPoint near;
+    private final CounterDataPoint within;
+    private final CounterDataPoint shadow;
+    private final CounterDataPoint cached;
+
+    RuleSeries(String domain, String rule) {
+      hits = ruleHits.labelValues(domain, rule);
+      over = ruleOver.labelValues(domain, rule);
+      near = ruleNear.labelValues(domain, rule);
+      within = ruleWithin.labelValues(domain, rule);
+      shadow = ruleShadow.labelValues(domain, rule);
+      cached = ruleLocalCache.labelValues(domain, rule);
+    }
+
+    void record(RuleCounts counts) {
+      add(hits, counts.total());
+      add(over, counts.over());
+      add(near, counts.near());
+      add(within, counts.within());
+      add(shadow, counts.shadow());
+      add(cached, counts.localCache());
+    }
+
+    private void add(CounterDataPoint point, long amount) {
+      if (amount > 0) {
+        point.inc(amount);
+      }
+    }
+  }
+}

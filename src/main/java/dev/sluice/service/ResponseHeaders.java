@@ -1,0 +1,57 @@
+package dev.sluice.service;
+
+import dev.sluice.config.HeaderConfig;
+import dev.sluice.limiter.Code;
+import dev.sluice.limiter.Decision;
+import dev.sluice.limiter.DescriptorDecision;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The {@code RateLimit-Limit/Remaining/Reset} headers, from the most constrained descriptor: the
+ * last one over its limit, else the one with the least remaining (first wins ties). None when no
+ * descriptor was counted. Envoy adds them to the 429 or to the upstream response.
+ */
+final class ResponseHeaders {
+  private final HeaderConfig config;
+
+  ResponseHeaders(HeaderConfig config) {
+    this.config = config;
+  }
+
+  List<HeaderValue> of(Decision decision) {
+    if (!config.enabled()) {
+      return List.of();
+    }
+    DescriptorDecision chosen = null;
+    for (DescriptorDecision status : decision.statuses()) {
+      if (status.currentLimit().isEmpty()) {
+        continue;
+      }
+      if (status.code() == Code.OVER_LIMIT) {
+        chosen = status;
+      } else if (chosen == null
+          || (chosen.code() != Code.OVER_LIMIT && status.remaining() < chosen.remaining())) {
+        chosen = status;
+      }
+    }
+    if (chosen == null) {
+      return List.of();
+    }
+    long limit = chosen.currentLimit().get().limit().requestsPerUnit();
+    long reset = ceilSeconds(chosen.untilReset().orElse(Duration.ZERO));
+    return List.of(
+        header(config.limitHeader(), limit),
+        header(config.remainingHeader(), chosen.remaining()),
+        header(config.resetHeader(), reset));
+  }
+
+  private static long ceilSeconds(Duration duration) {
+    return duration.getSeconds() + (duration.getNano() > 0 ? 1 : 0);
+  }
+
+  private static HeaderValue header(String name, long value) {
+    return HeaderValue.newBuilder().setKey(name).setValue(Long.toString(value)).build();
+  }
+}

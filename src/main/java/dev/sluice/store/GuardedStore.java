@@ -1,0 +1,199 @@
+package dev.sluice.store;
+
+import dev.sluice.metrics.SluiceMetrics;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A circuit breaker and latency metrics around a store. After {@code failureThreshold} failed calls
+ * in a row the breaker opens: calls then fail at once with {@link StoreException} (so the failure
+ * policy answers) without touching the backend. While open, a background probe pings the backend
+ * every {@code probeInterval}; when it answers, the breaker lets the next real call through
+ * (half-open) and closes when it succeeds. No restart needed, and no call that got an answer was
+ * counted twice: a failed call is never retried.
+ *
+ * <p>Resilience4j keeps the state machine; only the probe is ours, because its own half-open state
+ * would send live requests to a backend still down.
+ */
+public final class GuardedStore implements CounterStore {
+  private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
+  private static final String[] STATES = {"closed", "open", "half_open"};
+
+  /**
+   * @param failureThreshold consecutive failures that open the breaker
+   * @param probeInterval how often an open breaker pings the backend
+   */
+  public record Settings(int failureThreshold, Duration probeInterval) {
+    public Settings {
+      if (failureThreshold < 1) {
+        throw new IllegalArgumentException("failure threshold must be >= 1: " + failureThreshold);
+      }
+      if (probeInterval.isNegative() || probeInterval.isZero()) {
+        throw new IllegalArgumentException("probe interval must be positive: " + probeInterval);
+      }
+    }
+
+    public static Settings defaults() {
+      return new Settings(5, Duration.ofMillis(500));
+    }
+  }
+
+  private final CounterStore delegate;
+  private final SluiceMetrics metrics;
+  private final CircuitBreaker breaker;
+  private final ScheduledExecutorService prober;
+  private volatile String lastError = "";
+
+  public GuardedStore(CounterStore delegate, Settings settings, SluiceMetrics metrics) {
+    this.delegate = delegate;
+    this.metrics = metrics;
+    this.breaker = CircuitBreaker.of(delegate.kind(), config(settings));
+    breaker
+        .getEventPublisher()
+        .onStateTransition(event -> transitioned(event.getStateTransition().getToState()));
+    metrics.breakerState(kind(), "closed", STATES);
+    this.prober =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread = new Thread(runnable, "sluice-store-probe");
+              thread.setDaemon(true);
+              return thread;
+            });
+    long millis = settings.probeInterval().toMillis();
+    prober.scheduleWithFixedDelay(this::probe, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  private static CircuitBreakerConfig config(Settings settings) {
+    return CircuitBreakerConfig.custom()
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+        .slidingWindowSize(settings.failureThreshold())
+        .minimumNumberOfCalls(settings.failureThreshold())
+        .failureRateThreshold(100)
+        .permittedNumberOfCallsInHalfOpenState(1)
+        .automaticTransitionFromOpenToHalfOpenEnabled(false)
+        .waitDurationInOpenState(Duration.ofDays(365))
+        .recordExceptions(StoreException.class)
+        .build();
+  }
+
+  /**
+   * Checks the backend once, at startup: when it does not answer, the breaker starts open so the
+   * first requests are answered by the failure policy at once instead of each waiting for a
+   * timeout.
+   *
+   * @return true when the backend answered
+   */
+  public boolean checkAtStartup() {
+    try {
+      delegate.ping();
+      return true;
+    } catch (StoreException e) {
+      lastError = e.getMessage();
+      breaker.transitionToOpenState();
+      return false;
+    }
+  }
+
+  @Override
+  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    if (!breaker.tryAcquirePermission()) {
+      return CompletableFuture.failedFuture(
+          new StoreException(delegate.kind() + " circuit open: " + lastError));
+    }
+    long start = System.nanoTime();
+    CompletableFuture<List<Usage>> result;
+    try {
+      result = delegate.acquire(hits);
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    return result.whenComplete((usages, failure) -> completed(start, failure));
+  }
+
+  private void completed(long start, Throwable failure) {
+    long nanos = System.nanoTime() - start;
+    metrics.storeCall(kind(), nanos, failure != null);
+    if (failure == null) {
+      breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+      return;
+    }
+    Throwable cause =
+        failure.getCause() != null && !(failure instanceof StoreException)
+            ? failure.getCause()
+            : failure;
+    lastError = String.valueOf(cause.getMessage());
+    breaker.onError(nanos, TimeUnit.NANOSECONDS, cause);
+  }
+
+  private void probe() {
+    if (breaker.getState() != CircuitBreaker.State.OPEN) {
+      return;
+    }
+    try {
+      delegate.ping();
+      breaker.transitionToHalfOpenState();
+    } catch (StoreException e) {
+      lastError = e.getMessage();
+    } catch (RuntimeException e) {
+      log.warn("store probe failed unexpectedly", e);
+    }
+  }
+
+  private void transitioned(CircuitBreaker.State to) {
+    String state = to.name().toLowerCase(Locale.ROOT);
+    metrics.breakerTransition(kind(), state);
+    metrics.breakerState(kind(), state, STATES);
+    switch (to) {
+      case OPEN -> log.warn("store {} unavailable, circuit open: {}", kind(), lastError);
+      case HALF_OPEN ->
+          log.info("store {} answers again, circuit half-open: trying one request", kind());
+      case CLOSED -> log.info("store {} recovered, circuit closed", kind());
+      default -> log.info("store {} circuit {}", kind(), state);
+    }
+  }
+
+  /** True while the breaker is closed: the backend is answering. */
+  public boolean available() {
+    return breaker.getState() == CircuitBreaker.State.CLOSED;
+  }
+
+  /** {@code closed}, {@code open} or {@code half_open}. */
+  public String state() {
+    return breaker.getState().name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The newest failure message, for health output. */
+  public String lastError() {
+    return lastError;
+  }
+
+  @Override
+  public void ping() {
+    delegate.ping();
+  }
+
+  @Override
+  public String kind() {
+    return delegate.kind();
+  }
+
+  /** The store this one guards. */
+  public CounterStore delegate() {
+    return delegate;
+  }
+
+  @Override
+  public void close() {
+    prober.shutdownNow();
+    delegate.close();
+  }
+}
