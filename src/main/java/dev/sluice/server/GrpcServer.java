@@ -72,7 +72,10 @@ public final class GrpcServer implements AutoCloseable {
    * Stops taking new calls, lets calls in flight finish for up to {@code grace}, then cancels the
    * rest and closes connections.
    */
-  public void stop(Duration grace) {
+  public synchronized void stop(Duration grace) {
+    if (server.isShutdown()) {
+      return;
+    }
     health.enterTerminalState();
     server.shutdown();
     try {

@@ -134,13 +134,23 @@ public final class GuardedStore implements CounterStore {
     breaker.onError(nanos, TimeUnit.NANOSECONDS, cause);
   }
 
+  /**
+   * Open: a ping that answers half-opens the breaker, so the next real call is the trial. Still
+   * half-open one interval later (no traffic came): a second answered ping closes it, so health
+   * recovers without waiting for traffic.
+   */
   private void probe() {
-    if (breaker.getState() != CircuitBreaker.State.OPEN) {
+    CircuitBreaker.State state = breaker.getState();
+    if (state != CircuitBreaker.State.OPEN && state != CircuitBreaker.State.HALF_OPEN) {
       return;
     }
     try {
       delegate.ping();
-      breaker.transitionToHalfOpenState();
+      if (state == CircuitBreaker.State.OPEN) {
+        breaker.transitionToHalfOpenState();
+      } else if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+        breaker.transitionToClosedState();
+      }
     } catch (StoreException e) {
       lastError = e.getMessage();
     } catch (RuntimeException e) {
