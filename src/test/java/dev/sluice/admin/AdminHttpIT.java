@@ -1,0 +1,162 @@
+package dev.sluice.admin;
+
+import static dev.sluice.testing.RlsRequests.descriptor;
+import static dev.sluice.testing.RlsRequests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerConfig;
+import dev.sluice.testing.AdminClient;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RunningSluice;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The admin HTTP surface against a real Sluice: health, metrics per rule, rules and reload. */
+class AdminHttpIT {
+  private static final String RULES =
+      """
+      domain: api
+      descriptors:
+        - key: user
+          rate_limit: {unit: hour, requests_per_unit: 10, name: per-user}
+        - key: path
+          value: /api/*
+          descriptors:
+            - key: method
+              rate_limit: {unit: minute, requests_per_unit: 2}
+        - key: trial
+          shadow_mode: true
+          rate_limit: {unit: hour, requests_per_unit: 1}
+        - key: client
+          detailed_metric: true
+          rate_limit: {unit: hour, requests_per_unit: 5}
+      """;
+
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
+  private RunningSluice sluice;
+
+  @AfterEach
+  void stop() {
+    sluice.close();
+  }
+
+  private AdminClient start(boolean readOnly) {
+    ServeConfig defaults = RunningSluice.config(RunningSluice.memoryStore());
+    ServeConfig config =
+        new ServeConfig(
+            defaults.rules(),
+            defaults.store(),
+            new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)),
+            defaults.limiter(),
+            defaults.headers());
+    sluice = RunningSluice.start(RULES, config, clock);
+    return new AdminClient(sluice.httpPort());
+  }
+
+  @Test
+  void healthcheck_serving_answers200Ok() {
+    HttpResponse<String> health = start(false).get("/healthcheck");
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(health.body()).isEqualTo("OK\n");
+  }
+
+  @Test
+  void metrics_countHitsPerConfiguredRuleNeverPerRawValue() {
+    AdminClient admin = start(false);
+    for (int i = 0; i < 12; i++) {
+      sluice.rls().shouldRateLimit(request("api", descriptor("user", "u" + (i % 2))));
+    }
+    for (int i = 0; i < 3; i++) {
+      sluice.rls().shouldRateLimit(request("api", descriptor("path", "/api/x", "method", "GET")));
+      sluice.rls().shouldRateLimit(request("api", descriptor("trial", "t")));
+    }
+    sluice.rls().shouldRateLimit(request("api", descriptor("client", "acme")));
+    sluice.rls().shouldRateLimit(request("nope", descriptor("user", "x")));
+    String metrics = admin.get("/metrics").body();
+    assertThat(metrics)
+        .contains("sluice_rule_hits_total{domain=\"api\",rule=\"user\"} 12.0")
+        .contains("sluice_rule_within_limit_total{domain=\"api\",rule=\"user\"} 12.0")
+        .contains("sluice_rule_near_limit_total{domain=\"api\",rule=\"user\"} 0.0")
+        .contains("sluice_rule_hits_total{domain=\"api\",rule=\"path_/api/*.method\"} 3.0")
+        .contains("sluice_rule_over_limit_total{domain=\"api\",rule=\"path_/api/*.method\"} 1.0")
+        .contains("sluice_rule_shadow_mode_total{domain=\"api\",rule=\"trial\"} 2.0")
+        .contains("sluice_rule_hits_total{domain=\"api\",rule=\"client_acme\"} 1.0")
+        .contains("sluice_domain_not_found_total{domain=\"nope\"} 1.0")
+        .contains("sluice_request_duration_seconds_count{code=\"OK\"}")
+        .contains("sluice_request_duration_seconds_count{code=\"OVER_LIMIT\"} 1")
+        .contains("sluice_rules_loaded 4.0")
+        .contains("jvm_memory_used_bytes")
+        .doesNotContain("u0")
+        .doesNotContain("/api/x");
+  }
+
+  @Test
+  void rules_showsTheLoadedRulesAndSource() {
+    JsonObject rules = JsonParser.parseString(start(false).get("/rules").body()).getAsJsonObject();
+    assertThat(rules.get("version").getAsString()).hasSize(12);
+    JsonObject user =
+        rules.getAsJsonObject("domains").getAsJsonArray("api").get(0).getAsJsonObject();
+    assertThat(user.get("path").getAsString()).isEqualTo("user");
+    assertThat(user.get("requests_per_unit").getAsLong()).isEqualTo(10);
+    assertThat(user.get("unit").getAsString()).isEqualTo("hour");
+    assertThat(user.get("algorithm").getAsString()).isEqualTo("fixed_window");
+    assertThat(user.get("origin").getAsString()).isEqualTo("rules.yaml:3");
+    assertThat(rules.get("last_reload_error").isJsonNull()).isTrue();
+  }
+
+  @Test
+  void reload_brokenFile_keepsServingAndShowsTheErrorUntilFixed() throws IOException {
+    AdminClient admin = start(false);
+    Files.writeString(
+        sluice.rulesDir().resolve("rules.yaml"),
+        "domain: api\ndescriptors: [{key: user, rate_limit: {unit: minute, requestsperunit: 1}}]\n");
+    HttpResponse<String> rejected = admin.post("/rules/reload", "");
+    assertThat(rejected.statusCode()).isEqualTo(422);
+    assertThat(rejected.body()).contains("rules.yaml:2:").contains("requestsperunit");
+    assertThat(admin.get("/rules").body()).contains("requestsperunit");
+    assertThat(
+            sluice
+                .rls()
+                .shouldRateLimit(request("api", descriptor("user", "x")))
+                .getStatuses(0)
+                .getCurrentLimit()
+                .getRequestsPerUnit())
+        .isEqualTo(10);
+    assertThat(admin.get("/metrics").body())
+        .contains("sluice_rules_reloads_total{result=\"failure\"}");
+
+    Files.writeString(
+        sluice.rulesDir().resolve("rules.yaml"),
+        "domain: api\ndescriptors: [{key: user, rate_limit: {unit: minute, requests_per_unit: 1}}]\n");
+    HttpResponse<String> fixed = admin.post("/rules/reload", "");
+    assertThat(fixed.statusCode()).isEqualTo(200);
+    assertThat(
+            JsonParser.parseString(fixed.body())
+                .getAsJsonObject()
+                .get("last_reload_error")
+                .isJsonNull())
+        .isTrue();
+    assertThat(
+            sluice
+                .rls()
+                .shouldRateLimit(request("api", descriptor("user", "x")))
+                .getStatuses(0)
+                .getCurrentLimit()
+                .getRequestsPerUnit())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void reload_readOnlyAdmin_isForbidden() {
+    AdminClient admin = start(true);
+    assertThat(admin.post("/rules/reload", "").statusCode()).isEqualTo(403);
+    assertThat(admin.get("/rules/reload").statusCode()).isEqualTo(405);
+  }
+}
