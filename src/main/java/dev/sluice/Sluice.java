@@ -3,6 +3,7 @@ package dev.sluice;
 import dev.sluice.admin.AdminHttpServer;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.HealthReport;
+import dev.sluice.admin.JsonHandler;
 import dev.sluice.admin.MetricsHandler;
 import dev.sluice.admin.RulesHandler;
 import dev.sluice.config.ServeConfig;
@@ -93,6 +94,7 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/healthcheck", new HealthHandler(this::health));
     admin.handle("/metrics", new MetricsHandler(metrics));
     admin.handle("/rules", new RulesHandler(reloader, config.server().adminReadOnly()));
+    admin.handle("/json", new JsonHandler(service));
     started.add(admin.start());
     reloader.start(config.rules().reloadInterval());
     startHealthUpdates();

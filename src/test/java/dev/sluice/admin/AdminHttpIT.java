@@ -154,6 +154,26 @@ class AdminHttpIT {
   }
 
   @Test
+  void json_theReferenceHttpForm_answers200Then429And400ForBadInput() {
+    AdminClient admin = start(false);
+    String body =
+        "{\"domain\":\"api\",\"descriptors\":[{\"entries\":[{\"key\":\"path\",\"value\":\"/api/j\"},"
+            + "{\"key\":\"method\",\"value\":\"GET\"}]}]}";
+    HttpResponse<String> first = admin.post("/json", body);
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.body()).contains("\"overallCode\": \"OK\"").contains("\"limitRemaining\": 1");
+    admin.post("/json", body);
+    HttpResponse<String> third = admin.post("/json", body);
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(third.body()).contains("OVER_LIMIT");
+    assertThat(admin.post("/json", "{\"domain\":").statusCode()).isEqualTo(400);
+    assertThat(admin.post("/json", "{\"domain\":\"api\",\"bogus\":1}").statusCode()).isEqualTo(400);
+    HttpResponse<String> empty = admin.post("/json", "{\"domain\":\"api\"}");
+    assertThat(empty.statusCode()).isEqualTo(400);
+    assertThat(empty.body()).contains("descriptor list must not be empty");
+  }
+
+  @Test
   void reload_readOnlyAdmin_isForbidden() {
     AdminClient admin = start(true);
     assertThat(admin.post("/rules/reload", "").statusCode()).isEqualTo(403);
