@@ -62,7 +62,7 @@ class EnvoyConfigTest {
   }
 
   @Test
-  void sluiceCluster_speaksHttp2ToSluiceOnTheDefaultGrpcPort() throws Exception {
+  void sluiceCluster_speaksHttp2ToTheComposeServiceOnTheDefaultGrpcPort() throws Exception {
     Cluster cluster = envoy.cluster("sluice");
     HttpProtocolOptions options =
         cluster
@@ -73,6 +73,7 @@ class EnvoyConfigTest {
 
     assertThat(options.getExplicitHttpConfig().hasHttp2ProtocolOptions()).isTrue();
     assertThat(cluster.getType()).isEqualTo(Cluster.DiscoveryType.STRICT_DNS);
+    assertThat(ComposeFile.load().serviceNames()).contains(address.getAddress());
     assertThat(address.getPortValue())
         .isEqualTo(SluiceCommandLine.serveDefault("--grpc-port"))
         .isEqualTo(8081);
