@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -123,6 +124,28 @@ class EnvoyConfigTest {
 
     assertThatThrownBy(() -> EnvoyConfig.parse(mutated))
         .isInstanceOf(InvalidProtocolBufferException.class);
+  }
+
+  /** README "Run without Docker" points a copy at a local Sluice with one sed substitution. */
+  @Test
+  void readmeLocalCopy_pointsOnlyTheSluiceClusterAtLoopback() throws IOException {
+    Matcher sed =
+        Pattern.compile("sed 's/([^/]+)/([^/]+)/' envoy/envoy.yaml")
+            .matcher(Files.readString(Path.of("README.md")));
+    assertThat(sed.find()).as("sed command in README").isTrue();
+
+    EnvoyConfig local =
+        new EnvoyConfig(
+            EnvoyConfig.parse(
+                Files.readString(EnvoyConfig.FILE).replaceAll(sed.group(1), sed.group(2))));
+
+    assertThat(local.onlyEndpoint("sluice").getAddress()).isEqualTo("127.0.0.1");
+    assertThat(local.onlyEndpoint("sluice").getPortValue()).isEqualTo(8081);
+    assertThat(local.bootstrap().toBuilder().clearStaticResources().build())
+        .isEqualTo(envoy.bootstrap().toBuilder().clearStaticResources().build());
+    assertThat(local.bootstrap().getStaticResources().getListenersList())
+        .isEqualTo(envoy.bootstrap().getStaticResources().getListenersList());
+    assertThat(local.cluster("upstream")).isEqualTo(envoy.cluster("upstream"));
   }
 
   @Test
