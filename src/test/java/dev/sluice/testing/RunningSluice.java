@@ -42,6 +42,12 @@ public final class RunningSluice implements AutoCloseable {
     return start(yaml, memoryStore(), clock);
   }
 
+  /** Sluice on the memory store serving the rule files at {@code rulesPath} as they are. */
+  public static RunningSluice onRulesAt(Path rulesPath, Clock clock) {
+    ServeConfig config = new ServeConfig(rulesPath, memoryStore(), 0, 0, Algorithm.FIXED_WINDOW);
+    return new RunningSluice(rulesPath, config, clock);
+  }
+
   public static RunningSluice start(String yaml, StoreConfig store, Clock clock) {
     return start(yaml, config(store), clock);
   }
