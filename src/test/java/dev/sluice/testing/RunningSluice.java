@@ -44,8 +44,7 @@ public final class RunningSluice implements AutoCloseable {
 
   /** Sluice on the memory store serving the rule files at {@code rulesPath} as they are. */
   public static RunningSluice onRulesAt(Path rulesPath, Clock clock) {
-    ServeConfig config = new ServeConfig(rulesPath, memoryStore(), 0, 0, Algorithm.FIXED_WINDOW);
-    return new RunningSluice(rulesPath, config, clock);
+    return new RunningSluice(rulesPath, withRulesAt(rulesPath, config(memoryStore())), clock);
   }
 
   public static RunningSluice start(String yaml, StoreConfig store, Clock clock) {
@@ -55,11 +54,14 @@ public final class RunningSluice implements AutoCloseable {
   /** Sluice with {@code yaml} as its only rule file and {@code config}'s other settings. */
   public static RunningSluice start(String yaml, ServeConfig config, Clock clock) {
     Path dir = writeRules(yaml);
+    return new RunningSluice(dir, withRulesAt(dir, config), clock);
+  }
+
+  private static ServeConfig withRulesAt(Path path, ServeConfig config) {
     RulesConfig rules =
-        new RulesConfig(dir, config.rules().reloadInterval(), config.rules().defaultAlgorithm());
-    ServeConfig withRules =
-        new ServeConfig(rules, config.store(), config.server(), config.limiter(), config.headers());
-    return new RunningSluice(dir, withRules, clock);
+        new RulesConfig(path, config.rules().reloadInterval(), config.rules().defaultAlgorithm());
+    return new ServeConfig(
+        rules, config.store(), config.server(), config.limiter(), config.headers());
   }
 
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */
