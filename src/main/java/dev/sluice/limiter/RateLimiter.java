@@ -60,8 +60,9 @@ public final class RateLimiter {
     boolean knownDomain = snapshot.hasDomain(call.domain());
     List<Optional<Match>> matches = new ArrayList<>(call.descriptors().size());
     for (DescriptorRequest descriptor : call.descriptors()) {
-      matches.add(
-          knownDomain ? snapshot.match(call.domain(), descriptor.entries()) : Optional.empty());
+      // An override bypasses the rules for its descriptor: its rule's replaces must not apply.
+      boolean byRules = knownDomain && descriptor.override().isEmpty();
+      matches.add(byRules ? snapshot.match(call.domain(), descriptor.entries()) : Optional.empty());
     }
     Set<String> replaced = replacedNames(matches);
     List<Planned> plan = new ArrayList<>(matches.size());

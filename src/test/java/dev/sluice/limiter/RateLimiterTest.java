@@ -390,6 +390,19 @@ class RateLimiterTest {
     assertThat(store.calls.get(0).get(0).key()).startsWith("tb|1|api|");
   }
 
+  @Test
+  void override_bypassesTheMatchedRule_soItsReplacesDoNotApply() {
+    Decision decision =
+        decide(
+            call(
+                "api",
+                descriptor("banned=x"),
+                descriptor("vip=y").withOverride(new LimitOverride(5, Unit.MINUTE))));
+
+    assertThat(decision.statuses().get(0).code()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(decision.overall()).isEqualTo(Code.OVER_LIMIT);
+  }
+
   // --- snapshot and failures -----------------------------------------------------------------
 
   @Test
