@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,6 +27,7 @@ public final class GrpcServer implements AutoCloseable {
   private final ExecutorService executor;
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<String> serviceNames;
+  private final AtomicBoolean stopped = new AtomicBoolean();
 
   /**
    * @param port 0 picks a free port
@@ -70,9 +72,14 @@ public final class GrpcServer implements AutoCloseable {
 
   /**
    * Stops taking new calls, lets calls in flight finish for up to {@code grace}, then cancels the
-   * rest and closes connections.
+   * rest and closes connections. Only the first call does anything.
    */
   public void stop(Duration grace) {
+    // The composition root stops the port early and closes it again with everything else; a
+    // second enterTerminalState() would log a warning with a stack trace on every shutdown.
+    if (!stopped.compareAndSet(false, true)) {
+      return;
+    }
     health.enterTerminalState();
     server.shutdown();
     try {
