@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
 
 /** Runs the service until SIGTERM or SIGINT. */
 @Command(
@@ -92,18 +94,30 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     ServeConfig serveConfig = toConfig();
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    onStopSignals(stopRequested::countDown);
     Sluice sluice = Sluice.start(serveConfig, Clock.systemUTC());
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  sluice.close();
-                  stopped.countDown();
-                },
-                "sluice-shutdown"));
-    stopped.await();
+    // Any other way the JVM ends (SIGHUP, System.exit) still closes Sluice; close is idempotent.
+    Runtime.getRuntime().addShutdownHook(new Thread(sluice::close, "sluice-shutdown"));
+    stopRequested.await();
+    sluice.close();
     return 0;
+  }
+
+  /**
+   * SIGTERM and SIGINT are how a service is asked to stop, so they end {@link #call} normally and
+   * the process exits 0 once Sluice is closed. Left to the JVM, they would run shutdown hooks and
+   * exit 143 or 130, which supervisors report as a failure. Installed before startup, so a signal
+   * that arrives while Sluice starts is not lost.
+   */
+  private static void onStopSignals(Runnable stop) {
+    for (String name : List.of("TERM", "INT")) {
+      try {
+        Signal.handle(new Signal(name), signal -> stop.run());
+      } catch (IllegalArgumentException reservedByTheJvm) {
+        // e.g. under -Xrs: the JVM's default handling and the shutdown hook remain.
+      }
+    }
   }
 
   private ServeConfig toConfig() {
