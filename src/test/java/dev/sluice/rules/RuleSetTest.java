@@ -90,6 +90,8 @@ class RuleSetTest {
           foo*bar*baz | foo123baz       | false
           foo*bar*baz | bar456baz       | false
           foo*bar*baz | foobazbar       | false
+          a*b*bc      | axbbc           | true
+          a*b*bc      | axbc            | false
           a**b        | ab              | true
           *-*         | x-y             | true
           *-*         | xy              | false
