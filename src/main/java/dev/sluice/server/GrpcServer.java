@@ -28,12 +28,14 @@ public final class GrpcServer implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<String> serviceNames;
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private final int requestedPort;
 
   /**
    * @param port 0 picks a free port
    * @param threads size of the executor that runs request handlers
    */
   public GrpcServer(int port, int threads, List<BindableService> services) {
+    this.requestedPort = port;
     this.executor = boundedExecutor(threads);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(port))
@@ -52,7 +54,8 @@ public final class GrpcServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen for gRPC on " + server.getListenSockets(), e);
+      // Not getListenSockets(): an unstarted server throws "Not started", hiding the port.
+      throw new UncheckedIOException("cannot listen for gRPC on port " + requestedPort, e);
     }
     return this;
   }

@@ -171,6 +171,31 @@ class CliIT {
     assertNoStackTrace(result);
   }
 
+  @Test
+  void serve_portInUse_exitsNonZeroWithOneLineNamingThePort() throws Exception {
+    try (ServerSocket busy = new ServerSocket(0)) {
+      String port = Integer.toString(busy.getLocalPort());
+      for (List<String> ports :
+          List.of(
+              List.of("--grpc-port", port, "--http-port", "0"),
+              List.of("--grpc-port", "0", "--http-port", port))) {
+        List<String> args = new ArrayList<>(List.of("serve", "--config", "config/rules"));
+        args.addAll(ports);
+
+        Result result = run(Map.of(), args.toArray(String[]::new));
+
+        assertThat(result.exit()).as("exit of %s", ports).isNotZero();
+        assertThat(result.stderrLines())
+            .as("stderr of %s", ports)
+            .singleElement()
+            .asString()
+            .contains("cannot listen")
+            .contains("port " + port);
+        assertNoStackTrace(result);
+      }
+    }
+  }
+
   // --- serving -------------------------------------------------------------------------------
 
   @Test
