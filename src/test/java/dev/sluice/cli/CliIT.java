@@ -266,6 +266,30 @@ class CliIT {
     assertThat(ready.group(4)).as("domains").isEqualTo("1");
   }
 
+  @Test
+  void serve_sigtermWithAConnectedClient_stillExitsZeroPromptly() throws Exception {
+    Process process =
+        start(
+            Map.of(), "serve", "--config", "config/rules", "--grpc-port", "0", "--http-port", "0");
+    int grpcPort = Integer.parseInt(awaitReady(process).group(1));
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+    try {
+      RateLimitServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(DEADLINE.toSeconds(), TimeUnit.SECONDS)
+          .shouldRateLimit(request("edge", descriptor("remote_address", "10.0.0.1")));
+
+      process.destroy();
+
+      assertThat(process.waitFor(PROMPT_STOP.toMillis(), TimeUnit.MILLISECONDS))
+          .as("exited within %s of SIGTERM although Envoy-like client stays connected", PROMPT_STOP)
+          .isTrue();
+      assertThat(process.exitValue()).isZero();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
   // --- helpers -------------------------------------------------------------------------------
 
   private record Result(int exit, String stdout, String stderr) {
