@@ -106,15 +106,15 @@ public final class Sluice implements AutoCloseable {
           config.limiter().failureMode().configName());
     }
     log.info(
-        "Sluice ready: grpc port {}, http port {}, store {}, failure mode {}, {} domains, {} rules"
-            + " (version {})",
+        "Sluice ready: grpc port {}, http port {}, store {}, {} domains, {} rules (version {}),"
+            + " failure mode {}",
         grpc.port(),
         admin.port(),
         store.kind(),
-        config.limiter().failureMode().configName(),
         loaded.rules().domains().size(),
         loaded.rules().rules().size(),
-        loaded.version());
+        loaded.version(),
+        config.limiter().failureMode().configName());
   }
 
   private LoadResult.Loaded initialRules(RuleLoader loader) {

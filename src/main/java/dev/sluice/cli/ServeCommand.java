@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = "Serve Envoy's RLS v3 API on the gRPC port and the admin API on the HTTP port.")
 final class ServeCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -175,8 +179,10 @@ final class ServeCommand implements Callable<Integer> {
     ServeConfig serveConfig = toConfig();
     StopSignal stop = StopSignal.install();
     try (Sluice sluice = Sluice.start(serveConfig, Clock.systemUTC())) {
+      // Any other way the JVM ends (SIGHUP, System.exit) still closes Sluice; close is idempotent.
+      Runtime.getRuntime().addShutdownHook(new Thread(sluice::close, "sluice-shutdown"));
       stop.await();
-      spec.commandLine().getErr().println("sluice: stopping (" + stop.reason() + ")");
+      log.info("stopping ({}): draining calls for up to {}", stop.reason(), shutdownGrace);
     }
     return 0;
   }

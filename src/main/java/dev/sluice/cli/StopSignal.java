@@ -17,12 +17,16 @@ final class StopSignal {
   static StopSignal install() {
     StopSignal signal = new StopSignal();
     for (String name : new String[] {"TERM", "INT"}) {
-      Signal.handle(
-          new Signal(name),
-          received -> {
-            signal.reason = "SIG" + received.getName();
-            signal.stop.countDown();
-          });
+      try {
+        Signal.handle(
+            new Signal(name),
+            received -> {
+              signal.reason = "SIG" + received.getName();
+              signal.stop.countDown();
+            });
+      } catch (IllegalArgumentException reservedByTheJvm) {
+        // e.g. under -Xrs: the JVM's own handling and the shutdown hook remain.
+      }
     }
     return signal;
   }

@@ -31,7 +31,11 @@ final class Planner {
   List<Planned> plan(RuleSet snapshot, RateLimitCall call) {
     List<Optional<Match>> matches = new ArrayList<>(call.descriptors().size());
     for (DescriptorRequest descriptor : call.descriptors()) {
-      matches.add(snapshot.match(call.domain(), descriptor.entries()));
+      // An override bypasses the rules entirely: its descriptor's rule must not drop others.
+      matches.add(
+          descriptor.override().isPresent()
+              ? Optional.empty()
+              : snapshot.match(call.domain(), descriptor.entries()));
     }
     Set<String> replaced = replacedNames(matches);
     List<Planned> plan = new ArrayList<>(matches.size());

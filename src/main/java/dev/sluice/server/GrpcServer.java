@@ -26,12 +26,14 @@ public final class GrpcServer implements AutoCloseable {
   private final ExecutorService executor;
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<String> serviceNames;
+  private final int requestedPort;
 
   /**
    * @param port 0 picks a free port
    * @param threads size of the executor that runs request handlers
    */
   public GrpcServer(int port, int threads, List<BindableService> services) {
+    this.requestedPort = port;
     this.executor = boundedExecutor(threads);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(port))
@@ -50,7 +52,8 @@ public final class GrpcServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen for gRPC on " + server.getListenSockets(), e);
+      // Not getListenSockets(): an unstarted server throws "Not started", hiding the port.
+      throw new UncheckedIOException("cannot listen for gRPC on port " + requestedPort, e);
     }
     return this;
   }
