@@ -10,6 +10,7 @@ import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.limiter.FailureMode;
+import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.load.LoadResult;
@@ -141,12 +142,13 @@ public final class Sluice implements AutoCloseable {
   }
 
   private RateLimiter.StoreChoice stores(Clock clock) {
+    OverLimitCache overLimit = new OverLimitCache(config.limiter().localCacheSize(), clock);
     if (config.limiter().failureMode() != FailureMode.LOCAL) {
-      return RateLimiter.StoreChoice.of(store);
+      return new RateLimiter.StoreChoice(store, Optional.empty(), overLimit);
     }
     InMemoryCounterStore fallback = new InMemoryCounterStore(clock);
     started.add(fallback);
-    return new RateLimiter.StoreChoice(store, Optional.of(fallback));
+    return new RateLimiter.StoreChoice(store, Optional.of(fallback), overLimit);
   }
 
   /** gRPC health follows the same report as /healthcheck, refreshed often. */

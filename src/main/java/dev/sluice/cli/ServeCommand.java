@@ -110,6 +110,13 @@ final class ServeCommand implements Callable<Integer> {
   int instances;
 
   @Option(
+      names = "--local-cache-size",
+      defaultValue = "${env:SLUICE_LOCAL_CACHE_SIZE:-0}",
+      description =
+          "Counters known to be over their limit answered locally, without the store; entries kept, 0 = off (env SLUICE_LOCAL_CACHE_SIZE, default ${DEFAULT-VALUE}).")
+  long localCacheSize;
+
+  @Option(
       names = "--shadow-mode",
       arity = "0..1",
       defaultValue = "${env:SLUICE_SHADOW_MODE:-false}",
@@ -197,7 +204,7 @@ final class ServeCommand implements Callable<Integer> {
           new RulesConfig(config, reloadInterval, defaultAlgorithm),
           new StoreConfig(store, redisUrl, redisTimeout, redisConnections, keyPrefix),
           new ServerConfig(grpcPort, httpPort, adminReadOnly, shutdownGrace),
-          new LimiterSettings(defaultAlgorithm, failureMode, instances, shadowMode),
+          new LimiterSettings(defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());

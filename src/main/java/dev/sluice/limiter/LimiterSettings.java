@@ -11,15 +11,32 @@ import java.util.Objects;
  * @param instances how many Sluice instances share the limits; in {@link FailureMode#LOCAL} each
  *     enforces {@code ceil(limit / instances)} on its own
  * @param globalShadowMode answer OK overall whatever the statuses say (they stay as computed)
+ * @param localCacheSize entries of the local over-limit cache; 0 turns it off
  */
 public record LimiterSettings(
-    Algorithm overrideAlgorithm, FailureMode failureMode, int instances, boolean globalShadowMode) {
+    Algorithm overrideAlgorithm,
+    FailureMode failureMode,
+    int instances,
+    boolean globalShadowMode,
+    long localCacheSize) {
   public LimiterSettings {
     Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
     Objects.requireNonNull(failureMode, "failureMode");
     if (instances < 1) {
       throw new IllegalArgumentException("instances must be >= 1: " + instances);
     }
+    if (localCacheSize < 0) {
+      throw new IllegalArgumentException("local cache size must be >= 0: " + localCacheSize);
+    }
+  }
+
+  /** Without the local over-limit cache. */
+  public LimiterSettings(
+      Algorithm overrideAlgorithm,
+      FailureMode failureMode,
+      int instances,
+      boolean globalShadowMode) {
+    this(overrideAlgorithm, failureMode, instances, globalShadowMode, 0);
   }
 
   public static LimiterSettings defaults() {

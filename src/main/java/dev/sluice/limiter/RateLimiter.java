@@ -23,6 +23,7 @@ public final class RateLimiter {
   private final Supplier<RuleSet> rules;
   private final CounterStore store;
   private final Optional<CounterStore> fallback;
+  private final OverLimitCache overLimit;
   private final LimiterSettings settings;
   private final SluiceMetrics metrics;
   private final Planner planner;
@@ -41,6 +42,7 @@ public final class RateLimiter {
     this.rules = rules;
     this.store = stores.primary();
     this.fallback = stores.fallback();
+    this.overLimit = stores.overLimitCache();
     this.settings = settings;
     this.metrics = metrics;
     this.planner = new Planner(settings.overrideAlgorithm());
@@ -50,10 +52,14 @@ public final class RateLimiter {
     }
   }
 
-  /** The store to count in, and the in-process one to fall back to in {@link FailureMode#LOCAL}. */
-  public record StoreChoice(CounterStore primary, Optional<CounterStore> fallback) {
+  /**
+   * Where hits are counted: the store, the in-process one to fall back to in {@link
+   * FailureMode#LOCAL}, and the local cache of counters known to be over their limit.
+   */
+  public record StoreChoice(
+      CounterStore primary, Optional<CounterStore> fallback, OverLimitCache overLimitCache) {
     public static StoreChoice of(CounterStore primary) {
-      return new StoreChoice(primary, Optional.empty());
+      return new StoreChoice(primary, Optional.empty(), OverLimitCache.disabled());
     }
   }
 
@@ -68,28 +74,61 @@ public final class RateLimiter {
       return CompletableFuture.completedFuture(notLimited(call.descriptors().size()));
     }
     List<Planned> plan = planner.plan(snapshot, call);
-    List<Hit> hits = hitsOf(plan);
+    Usage[] usages = new Usage[plan.size()];
+    boolean[] cached = new boolean[plan.size()];
+    List<Hit> hits = toStore(plan, usages, cached);
     if (hits.isEmpty()) {
-      return CompletableFuture.completedFuture(finish(call.domain(), plan, List.of()));
+      return CompletableFuture.completedFuture(finish(call.domain(), plan, usages, cached));
     }
     return store
         .acquire(hits)
         .handle(
-            (usages, failure) ->
+            (answers, failure) ->
                 failure == null
-                    ? CompletableFuture.completedFuture(finish(call.domain(), plan, usages))
+                    ? CompletableFuture.completedFuture(
+                        finish(call.domain(), plan, merge(plan, usages, cached, answers), cached))
                     : onStoreFailure(call.domain(), plan, hits, failure))
         .thenCompose(decision -> decision);
   }
 
-  private static List<Hit> hitsOf(List<Planned> plan) {
+  /**
+   * The hits the store must see. Counters the local cache knows to be over their limit are answered
+   * here instead ({@code usages} and {@code cached} filled in).
+   */
+  private List<Hit> toStore(List<Planned> plan, Usage[] usages, boolean[] cached) {
     List<Hit> hits = new ArrayList<>(plan.size());
-    for (Planned planned : plan) {
-      if (planned.counted()) {
+    for (int i = 0; i < plan.size(); i++) {
+      Planned planned = plan.get(i);
+      if (!planned.counted()) {
+        continue;
+      }
+      Optional<Usage> known =
+          overLimit.enabled() ? overLimit.lookup(planned.hit()) : Optional.empty();
+      if (overLimit.enabled()) {
+        metrics.localCacheLookup(known.isPresent());
+      }
+      if (known.isPresent()) {
+        usages[i] = known.get();
+        cached[i] = true;
+      } else {
         hits.add(planned.hit());
       }
     }
     return hits;
+  }
+
+  /** Places the store's answers (in hit order) next to the cached ones, remembering new overs. */
+  private Usage[] merge(List<Planned> plan, Usage[] usages, boolean[] cached, List<Usage> answers) {
+    int next = 0;
+    for (int i = 0; i < plan.size(); i++) {
+      if (plan.get(i).counted() && !cached[i]) {
+        usages[i] = answers.get(next++);
+        if (overLimit.enabled()) {
+          overLimit.remember(plan.get(i).hit(), usages[i]);
+        }
+      }
+    }
+    return usages;
   }
 
   private CompletableFuture<Decision> onStoreFailure(
@@ -116,7 +155,13 @@ public final class RateLimiter {
         shares.add(planned.localShare(settings.instances()));
       }
     }
-    return fallback.orElseThrow().acquire(shares).thenApply(usages -> finish(domain, plan, usages));
+    boolean[] none = new boolean[plan.size()];
+    return fallback
+        .orElseThrow()
+        .acquire(shares)
+        .thenApply(
+            answers ->
+                finish(domain, plan, merge(plan, new Usage[plan.size()], none, answers), none));
   }
 
   private Decision decisionOf(
@@ -128,14 +173,13 @@ public final class RateLimiter {
     return new Decision(overall(plan, statuses), statuses);
   }
 
-  private Decision finish(String domain, List<Planned> plan, List<Usage> usages) {
+  private Decision finish(String domain, List<Planned> plan, Usage[] usages, boolean[] cached) {
     List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
-    int next = 0;
-    for (Planned planned : plan) {
+    for (int i = 0; i < plan.size(); i++) {
+      Planned planned = plan.get(i);
       if (planned.counted()) {
-        Usage usage = usages.get(next++);
-        statuses.add(planned.status(usage));
-        record(domain, planned, usage);
+        statuses.add(planned.status(usages[i]));
+        record(domain, planned, usages[i], cached[i]);
       } else {
         statuses.add(planned.fixed());
       }
@@ -143,9 +187,12 @@ public final class RateLimiter {
     return new Decision(overall(plan, statuses), statuses);
   }
 
-  private void record(String domain, Planned planned, Usage usage) {
+  private void record(String domain, Planned planned, Usage usage, boolean cached) {
     var counts =
-        HitAccounting.of(planned.hit().limit(), planned.hit().hits(), usage, planned.shadowMode());
+        cached
+            ? HitAccounting.cachedOver(planned.hit().hits(), planned.shadowMode())
+            : HitAccounting.of(
+                planned.hit().limit(), planned.hit().hits(), usage, planned.shadowMode());
     if (planned.detailedMetric()) {
       metrics.detailedRuleOutcome(domain, planned.rule().path(), planned.metricRule(), counts);
     } else {

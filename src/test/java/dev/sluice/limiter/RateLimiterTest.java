@@ -405,6 +405,81 @@ class RateLimiterTest {
     assertThat(decision.overall()).isEqualTo(Code.OVER_LIMIT);
   }
 
+  // --- local over-limit cache ----------------------------------------------------------------
+
+  private RateLimiter cachingLimiter(SluiceMetrics metrics) {
+    return new RateLimiter(
+        () -> RULES,
+        new RateLimiter.StoreChoice(store, Optional.empty(), new OverLimitCache(100, clock)),
+        new LimiterSettings(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 100),
+        metrics);
+  }
+
+  @Test
+  void overLimitCache_knownOverKey_isAnsweredWithoutTheStoreUntilTheWindowEnds() {
+    RateLimiter caching = cachingLimiter(new SluiceMetrics(new PrometheusRegistry()));
+    RateLimitCall alice = call("api", descriptor("user=alice"));
+    for (int i = 0; i < 6; i++) {
+      caching.decide(alice).join();
+    }
+    int storeCalls = store.calls.size();
+    Decision cached = caching.decide(alice).join();
+    assertThat(store.calls).as("answered from the cache").hasSize(storeCalls);
+    assertThat(cached.overall()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(cached.statuses().get(0).untilReset()).contains(Duration.ofSeconds(48));
+    assertThat(cached.statuses().get(0).currentLimit()).isPresent();
+
+    clock.advance(Duration.ofSeconds(48));
+    Decision nextWindow = caching.decide(alice).join();
+    assertThat(store.calls).hasSize(storeCalls + 1);
+    assertThat(nextWindow.overall()).isEqualTo(Code.OK);
+  }
+
+  @Test
+  void overLimitCache_otherDescriptorsOfTheRequest_stillGoToTheStore() {
+    RateLimiter caching = cachingLimiter(new SluiceMetrics(new PrometheusRegistry()));
+    for (int i = 0; i < 6; i++) {
+      caching.decide(call("api", descriptor("user=bob"))).join();
+    }
+    Decision both =
+        caching.decide(call("api", descriptor("user=bob"), descriptor("plan=free"))).join();
+    assertThat(store.calls.get(store.calls.size() - 1))
+        .singleElement()
+        .extracting(Hit::key)
+        .asString()
+        .contains("plan=free");
+    assertThat(both.statuses())
+        .extracting(DescriptorDecision::code)
+        .containsExactly(Code.OVER_LIMIT, Code.OK);
+  }
+
+  @Test
+  void overLimitCache_raisedOverride_isNotAnsweredFromTheCache() {
+    RateLimiter caching = cachingLimiter(new SluiceMetrics(new PrometheusRegistry()));
+    RateLimitCall one =
+        call("api", descriptor("user=carol").withOverride(new LimitOverride(1, Unit.MINUTE)));
+    caching.decide(one).join();
+    assertThat(caching.decide(one).join().overall()).isEqualTo(Code.OVER_LIMIT);
+    RateLimitCall ten =
+        call("api", descriptor("user=carol").withOverride(new LimitOverride(10, Unit.MINUTE)));
+    assertThat(caching.decide(ten).join().overall()).isEqualTo(Code.OK);
+  }
+
+  @Test
+  void overLimitCache_shadowRule_answersOkAndCountsTheCachedHits() throws Exception {
+    SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+    RateLimiter caching = cachingLimiter(metrics);
+    RateLimitCall shadow = call("api", descriptor("shadow=x"));
+    for (int i = 0; i < 3; i++) {
+      assertThat(caching.decide(shadow).join().overall()).isEqualTo(Code.OK);
+    }
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    metrics.writeText(text);
+    assertThat(text.toString())
+        .contains("sluice_rule_over_limit_local_cache_total{domain=\"api\",rule=\"shadow\"} 1.0")
+        .contains("sluice_local_cache_total{result=\"hit\"} 1.0");
+  }
+
   // --- snapshot and failures -----------------------------------------------------------------
 
   @Test
