@@ -56,8 +56,10 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--redis-pool-size",
-      defaultValue = "${env:SLUICE_REDIS_POOL_SIZE:-32}",
-      description = "Redis connections (env SLUICE_REDIS_POOL_SIZE, default ${DEFAULT-VALUE}).")
+      defaultValue = "${env:SLUICE_REDIS_POOL_SIZE:-2}",
+      description =
+          "Redis connections, each pipelining every request queued for it"
+              + " (env SLUICE_REDIS_POOL_SIZE, default ${DEFAULT-VALUE}).")
   int redisPoolSize;
 
   @Option(

@@ -9,6 +9,8 @@ import java.util.Objects;
  *
  * @param redisUrl {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}
  * @param redisTimeout connect and read timeout of one Redis call
+ * @param redisPoolSize Redis connections, each sending whatever requests are queued for it as one
+ *     pipeline
  * @param keyPrefix prepended to every Redis key, e.g. to share a Redis between environments
  */
 public record StoreConfig(
