@@ -120,29 +120,28 @@ class RedisLaneFailureIT {
 
   @Test
   void acquire_afterRestart_failsAtMostOneRequestAcrossAllLanes() throws Exception {
-    try (RedisCounterStore store = storeAt(redis.uri(), 4)) {
+    // A timeout no stall of a loaded machine reaches: only stale connections may fail requests.
+    try (RedisCounterStore store = storeAt(redis.uri(), 4, Duration.ofSeconds(5))) {
       List<CompletableFuture<List<Usage>>> warm = submit(store, 2_000);
       warm.forEach(CompletableFuture::join); // every lane's connection has been used
 
       redis.stop();
       redis.start();
 
-      int failures = 0;
-      try {
-        store.acquire(request()).join();
-      } catch (CompletionException e) {
-        assertThat(e.getCause()).isInstanceOf(StoreException.class);
-        failures++;
-      }
-      List<CompletableFuture<List<Usage>>> burst = submit(store, 2_000);
-      for (CompletableFuture<List<Usage>> future : burst) {
+      List<CompletableFuture<List<Usage>>> after = new ArrayList<>();
+      after.add(store.acquire(request()));
+      after.get(0).handle((usages, failure) -> null).join();
+      after.addAll(submit(store, 2_000));
+      List<String> failures = new ArrayList<>();
+      for (CompletableFuture<List<Usage>> future : after) {
         try {
           future.join();
         } catch (CompletionException e) {
-          failures++;
+          assertThat(e.getCause()).isInstanceOf(StoreException.class);
+          failures.add(e.getCause().getMessage());
         }
       }
-      assertThat(failures).as("failed requests after the restart").isLessThanOrEqualTo(1);
+      assertThat(failures).as("failed requests after the restart").hasSizeLessThanOrEqualTo(1);
     }
   }
 
