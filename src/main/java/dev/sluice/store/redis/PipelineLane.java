@@ -262,13 +262,21 @@ final class PipelineLane implements AutoCloseable {
   }
 
   /**
+   * Stops taking requests and tells the writer to stop after the batch in flight, without waiting;
+   * {@link #close} then waits. Lets a store stop all its lanes at once.
+   */
+  void shutdown() {
+    closed = true;
+    writer.interrupt(); // wakes a waiting writer; socket reads are not interruptible
+  }
+
+  /**
    * Stops taking requests, lets a batch in flight finish (within about the timeout), fails what is
    * still queued and ends the writer thread; idempotent.
    */
   @Override
   public void close() {
-    closed = true;
-    writer.interrupt(); // wakes a waiting writer; socket reads are not interruptible
+    shutdown();
     try {
       writer.join(closeWait.toMillis());
     } catch (InterruptedException e) {

@@ -45,8 +45,10 @@ import redis.clients.jedis.exceptions.JedisException;
  * to one warm connection. Each connection caches the token-bucket script when it opens.
  *
  * <p>Thread-safe. {@link #acquire} never blocks: its future completes on a lane thread when the
- * replies arrive, or fails with {@link StoreException} within about the timeout when they do not. A
- * failed round trip is not retried, because Redis may have applied it. {@link #ping} blocks.
+ * replies arrive, or fails with {@link StoreException} within about the timeout when they do not.
+ * Stages chained on it run on that lane thread, so they must be short and must not wait on this
+ * store. A failed round trip is not retried, because Redis may have applied it. {@link #ping}
+ * blocks.
  */
 public final class RedisCounterStore implements CounterStore {
   private static final Logger log = LoggerFactory.getLogger(RedisCounterStore.class);
@@ -242,6 +244,7 @@ public final class RedisCounterStore implements CounterStore {
    */
   @Override
   public void close() {
+    lanes.forEach(PipelineLane::shutdown);
     lanes.forEach(PipelineLane::close);
   }
 
