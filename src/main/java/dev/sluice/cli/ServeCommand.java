@@ -83,7 +83,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--redis-connections",
-      defaultValue = "${env:SLUICE_REDIS_CONNECTIONS:-4}",
+      defaultValue = "${env:SLUICE_REDIS_CONNECTIONS:-2}",
       description =
           "Redis connections, each pipelining many requests (env SLUICE_REDIS_CONNECTIONS, default ${DEFAULT-VALUE}).")
   int redisConnections;

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param redisUrl {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}
  * @param redisTimeout connect and read timeout of one Redis call; keep it well under Envoy's 20 ms
  *     filter timeout so a hung Redis never stalls Envoy
- * @param redisConnections Redis connections (pipelining lanes)
+ * @param redisConnections Redis connections; each one's writer sends everything queued for it as
+ *     one pipeline, so a few serve any load
  * @param keyPrefix prepended to every Redis key, e.g. to share a Redis between environments
  */
 public record StoreConfig(
@@ -37,10 +38,10 @@ public record StoreConfig(
 
   public static StoreConfig memory() {
     return new StoreConfig(
-        StoreKind.MEMORY, URI.create("redis://localhost:6379"), Duration.ofMillis(10), 4, "");
+        StoreKind.MEMORY, URI.create("redis://localhost:6379"), Duration.ofMillis(10), 2, "");
   }
 
   public static StoreConfig redis(URI url) {
-    return new StoreConfig(StoreKind.REDIS, url, Duration.ofMillis(10), 4, "");
+    return new StoreConfig(StoreKind.REDIS, url, Duration.ofMillis(10), 2, "");
   }
 }

@@ -8,9 +8,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -20,6 +22,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * fixed-window INCRBY. Immutable and thread-safe.
  */
 final class LuaScript {
+  private static final CommandObjects COMMANDS = new CommandObjects();
+
   private final String resource;
   private final String source;
   private final String sha1;
@@ -55,25 +59,36 @@ final class LuaScript {
     return sha1;
   }
 
-  /** Caches the script in Redis (SCRIPT LOAD), so the first EVALSHA does not miss. */
-  void scriptLoad(UnifiedJedis redis) {
-    String loaded = redis.scriptLoad(source);
+  /**
+   * Caches the script in Redis (SCRIPT LOAD) over {@code connection}, so the first EVALSHA does not
+   * miss.
+   *
+   * @throws redis.clients.jedis.exceptions.JedisException when Redis refuses or cannot answer
+   */
+  void scriptLoad(Connection connection) {
+    String loaded = connection.executeCommand(COMMANDS.scriptLoad(source));
     if (!sha1.equals(loaded)) {
       throw new IllegalStateException(
           "redis cached " + resource + " as " + loaded + ", expected " + sha1);
     }
   }
 
-  /** Queues EVALSHA in {@code pipeline}; read the reply with {@link Call#reply} after sync. */
+  /**
+   * Queues EVALSHA in {@code pipeline}. Once the pipeline has synced, call {@link
+   * Call#resendIfNoScript} and, after syncing any resent calls, {@link Call#reply}.
+   */
   Call send(Pipeline pipeline, List<String> keys, List<String> args) {
     return new Call(keys, args, pipeline.evalsha(sha1, keys, args));
   }
 
-  /** One queued run of the script, remembering its arguments so it can be re-sent alone. */
+  /**
+   * One queued run of the script, remembering its arguments so it can be re-sent alone. Confined to
+   * the thread that owns the pipeline.
+   */
   final class Call {
     private final List<String> keys;
     private final List<String> args;
-    private final Response<Object> pending;
+    private Response<Object> pending;
 
     private Call(List<String> keys, List<String> args, Response<Object> pending) {
       this.keys = keys;
@@ -82,17 +97,29 @@ final class LuaScript {
     }
 
     /**
-     * The script's reply. On NOSCRIPT runs this one call again with EVAL on {@code redis} (one more
-     * round trip), which also caches the script for the next EVALSHA.
-     *
-     * @throws redis.clients.jedis.exceptions.JedisException when Redis fails or the script errs
+     * When Redis answered NOSCRIPT, queues this call again with EVAL on {@code retry} (which also
+     * caches the script for the next EVALSHA) and returns true; the caller syncs {@code retry}
+     * before reading {@link #reply}. Other replies, errors included, are left for {@link #reply}.
      */
-    Object reply(UnifiedJedis redis) {
+    boolean resendIfNoScript(Pipeline retry) {
       try {
-        return pending.get();
+        pending.get();
+        return false;
       } catch (JedisNoScriptException e) {
-        return redis.eval(source, keys, args);
+        pending = retry.eval(source, keys, args);
+        return true;
+      } catch (JedisDataException e) {
+        return false;
       }
+    }
+
+    /**
+     * The script's reply.
+     *
+     * @throws redis.clients.jedis.exceptions.JedisException when Redis failed or the script erred
+     */
+    Object reply() {
+      return pending.get();
     }
   }
 

@@ -14,21 +14,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.args.ExpiryOption;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Both algorithms on one Redis (7.0 or newer: {@code EXPIRE ... NX}), every hit of a request in one
- * pipeline, so one round trip per {@link #acquire} (two only when Redis has lost the token-bucket
- * script).
+ * Both algorithms on one Redis (7.0 or newer: {@code EXPIRE ... NX}). Every hit of a request goes
+ * into one pipeline, so one round trip per {@link #acquire} when unloaded (two only when Redis has
+ * lost the token-bucket script); under load one round trip carries many requests.
  *
  * <p>Fixed window: the key is the prefix, the {@link dev.sluice.store.CounterKey} and the window
  * index on the service clock ({@code fw|60|api|user=alice|29334500}); {@code INCRBY} then {@code
@@ -37,24 +39,32 @@ import redis.clients.jedis.exceptions.JedisException;
  * and the index in the key keeps a lingering counter from being reused. Token bucket: {@code
  * lua/token_bucket.lua}, on Redis's clock.
  *
- * <p>Thread-safe: each call borrows its own pooled connection and the store keeps no other mutable
- * state. {@link #acquire} and {@link #ping} block the calling thread for the round trip, at most
- * about the configured timeout. A failed round trip is not retried, because Redis may have applied
- * it.
+ * <p>Connections: {@link RedisSettings#poolSize} lanes, each one connection with one writer thread
+ * ({@link PipelineLane}) that sends whatever requests are queued as one pipeline. A request goes to
+ * the lane with the fewest requests queued or in flight, the first on a tie, so light traffic keeps
+ * to one warm connection. Each connection caches the token-bucket script when it opens.
+ *
+ * <p>Thread-safe. {@link #acquire} never blocks: its future completes on a lane thread when the
+ * replies arrive, or fails with {@link StoreException} within about the timeout when they do not.
+ * Stages chained on it run on that lane thread, so they must be short and must not wait on this
+ * store. A failed round trip is not retried, because Redis may have applied it. {@link #ping}
+ * blocks.
  */
 public final class RedisCounterStore implements CounterStore {
   private static final Logger log = LoggerFactory.getLogger(RedisCounterStore.class);
   private static final LuaScript TOKEN_BUCKET = LuaScript.fromResource("lua/token_bucket.lua");
   private static final int TOKEN_BUCKET_REPLY_SIZE = 4;
+  private static final CommandObject<String> PING = new CommandObjects().ping();
 
-  private final RedisClient redis;
   private final Clock clock;
   private final String keyPrefix;
   private final String address;
+  private final Duration pingWait;
+  private final List<PipelineLane> lanes;
 
   /**
-   * Creates the connection pool and caches the token-bucket script. Does not fail when Redis is
-   * unreachable (only logs), so a service can start before its Redis; {@link #ping} tells.
+   * Starts the lanes and connects them, caching the token-bucket script. Does not fail when Redis
+   * is unreachable (only logs), so a service can start before its Redis; {@link #ping} tells.
    *
    * @param clock the service clock, used only for fixed-window indexes
    */
@@ -62,20 +72,33 @@ public final class RedisCounterStore implements CounterStore {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.keyPrefix = settings.keyPrefix();
     this.address = settings.address();
-    this.redis =
-        RedisClient.builder()
-            .hostAndPort(settings.host(), settings.port())
-            .clientConfig(clientConfig(settings))
-            .poolConfig(poolConfig(settings))
-            .build();
-    try {
-      TOKEN_BUCKET.scriptLoad(redis);
-    } catch (JedisException e) {
-      log.warn(
-          "redis at {}: cannot load {} yet ({}); it will be sent with EVAL when needed",
-          address,
-          TOKEN_BUCKET.resource(),
-          e.getMessage());
+    // A PING may wait behind a connect and a batch, each bounded by the timeout.
+    this.pingWait = settings.timeout().multipliedBy(3).plusSeconds(1);
+    RedisConnector connector = new RedisConnector(settings, TOKEN_BUCKET);
+    AtomicLong breaks = new AtomicLong();
+    List<PipelineLane> opened = new ArrayList<>(settings.poolSize());
+    for (int i = 0; i < settings.poolSize(); i++) {
+      opened.add(
+          new PipelineLane(
+              "sluice-redis-lane-" + i, address, connector, breaks, settings.timeout()));
+    }
+    this.lanes = List.copyOf(opened);
+    connectEagerly();
+    lanes.forEach(PipelineLane::start);
+  }
+
+  /** Connects each lane until one fails; the others then connect on their first batch. */
+  private void connectEagerly() {
+    for (PipelineLane lane : lanes) {
+      try {
+        lane.connect();
+      } catch (JedisException e) {
+        log.warn(
+            "redis at {}: cannot connect yet ({}); lanes connect on their first request",
+            address,
+            e.getMessage());
+        return;
+      }
     }
   }
 
@@ -84,33 +107,55 @@ public final class RedisCounterStore implements CounterStore {
     if (hits.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    try {
-      return CompletableFuture.completedFuture(apply(hits));
-    } catch (JedisException e) {
-      return CompletableFuture.failedFuture(failure("acquire", e));
-    } catch (StoreException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    List<Hit> request = List.copyOf(hits);
+    long nowMillis = clock.millis();
+    return leastLoadedLane()
+        .submit(request.size(), pipeline -> queue(pipeline, request, nowMillis));
   }
 
-  /** Queues every hit in one pipeline, sends it, then reads the replies in order. */
-  private List<Usage> apply(List<Hit> hits) {
-    long nowMillis = clock.millis();
-    List<Reply> replies = new ArrayList<>(hits.size());
-    try (Pipeline pipeline = redis.pipelined()) {
-      for (Hit hit : hits) {
-        replies.add(
-            hit.limit().algorithm() == Algorithm.TOKEN_BUCKET
-                ? takeTokens(pipeline, hit)
-                : countInWindow(pipeline, hit, nowMillis));
+  /** The lane with the fewest requests queued or in flight; the first of equals. */
+  private PipelineLane leastLoadedLane() {
+    PipelineLane best = lanes.get(0);
+    int bestLoad = best.load();
+    for (int i = 1; i < lanes.size() && bestLoad > 0; i++) {
+      int load = lanes.get(i).load();
+      if (load < bestLoad) {
+        best = lanes.get(i);
+        bestLoad = load;
       }
-      pipeline.sync();
     }
-    List<Usage> usages = new ArrayList<>(hits.size());
-    for (Reply reply : replies) {
-      usages.add(reply.usage());
+    return best;
+  }
+
+  /** Queues every hit of one request; the replies are read in the same order. */
+  private PendingRequest.Replies<List<Usage>> queue(
+      Pipeline pipeline, List<Hit> hits, long nowMillis) {
+    List<Reply> replies = new ArrayList<>(hits.size());
+    for (Hit hit : hits) {
+      replies.add(
+          hit.limit().algorithm() == Algorithm.TOKEN_BUCKET
+              ? takeTokens(pipeline, hit)
+              : countInWindow(pipeline, hit, nowMillis));
     }
-    return usages;
+    return new PendingRequest.Replies<>() {
+      @Override
+      public boolean resendMissingScripts(Pipeline retry) {
+        boolean resent = false;
+        for (Reply reply : replies) {
+          resent |= reply.resendIfNoScript(retry);
+        }
+        return resent;
+      }
+
+      @Override
+      public List<Usage> value() {
+        List<Usage> usages = new ArrayList<>(replies.size());
+        for (Reply reply : replies) {
+          usages.add(reply.usage());
+        }
+        return usages;
+      }
+    };
   }
 
   private Reply countInWindow(Pipeline pipeline, Hit hit, long nowMillis) {
@@ -136,7 +181,17 @@ public final class RedisCounterStore implements CounterStore {
             Long.toString(limit.unit().seconds()),
             Long.toString(hit.hits()));
     LuaScript.Call call = TOKEN_BUCKET.send(pipeline, List.of(keyPrefix + hit.key()), args);
-    return () -> bucketUsage(call.reply(redis));
+    return new Reply() {
+      @Override
+      public boolean resendIfNoScript(Pipeline retry) {
+        return call.resendIfNoScript(retry);
+      }
+
+      @Override
+      public Usage usage() {
+        return bucketUsage(call.reply());
+      }
+    };
   }
 
   /** Reads the script's {@code {allowed, tokens, reset micros, count}} reply. */
@@ -153,12 +208,28 @@ public final class RedisCounterStore implements CounterStore {
     return new Usage(!allowed, tokens, untilReset, (Long) values.get(3));
   }
 
+  /** Sends PING through a lane, as requests go, and waits for the answer. */
   @Override
   public void ping() {
+    CompletableFuture<String> pong =
+        leastLoadedLane()
+            .submit(
+                1,
+                pipeline -> {
+                  Response<String> reply = pipeline.appendCommand(PING);
+                  return reply::get;
+                });
     try {
-      redis.ping();
-    } catch (JedisException e) {
-      throw failure("PING", e);
+      pong.get(pingWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof StoreException failure
+          ? failure
+          : new StoreException("redis at " + address + ": PING failed", e.getCause());
+    } catch (TimeoutException e) {
+      throw new StoreException("redis at " + address + ": no PONG within " + pingWait, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("redis at " + address + ": interrupted waiting for PONG", e);
     }
   }
 
@@ -167,44 +238,26 @@ public final class RedisCounterStore implements CounterStore {
     return "redis";
   }
 
-  /** Closes the pool; idempotent. Calls after close fail with {@link StoreException}. */
+  /**
+   * Stops every lane: a batch in flight finishes (within about the timeout), queued requests fail,
+   * the threads end. Idempotent; calls after close fail with {@link StoreException}.
+   */
   @Override
   public void close() {
-    redis.close();
+    lanes.forEach(PipelineLane::shutdown);
+    lanes.forEach(PipelineLane::close);
   }
 
-  private StoreException failure(String what, JedisException e) {
-    return new StoreException(
-        "redis at " + address + ": " + what + " failed: " + e.getMessage(), e);
-  }
-
-  private static JedisClientConfig clientConfig(RedisSettings settings) {
-    int timeoutMillis = (int) settings.timeout().toMillis();
-    return DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis(timeoutMillis)
-        .socketTimeoutMillis(timeoutMillis)
-        .user(settings.user().orElse(null))
-        .password(settings.password().orElse(null))
-        .database(settings.database())
-        .ssl(settings.tls())
-        .clientName("sluice")
-        .build();
-  }
-
-  private static ConnectionPoolConfig poolConfig(RedisSettings settings) {
-    ConnectionPoolConfig pool = new ConnectionPoolConfig();
-    pool.setMaxTotal(settings.poolSize());
-    pool.setMaxIdle(settings.poolSize());
-    pool.setMinIdle(0);
-    pool.setBlockWhenExhausted(true);
-    pool.setMaxWait(settings.timeout());
-    pool.setJmxEnabled(false);
-    return pool;
-  }
-
-  /** The usage of one hit, read from its pipeline replies once the pipeline is synced. */
+  /**
+   * The usage of one hit, read from its pipeline replies once the pipeline is synced (and, for a
+   * script call that got NOSCRIPT, synced again after {@link #resendIfNoScript}).
+   */
   @FunctionalInterface
   private interface Reply {
     Usage usage();
+
+    default boolean resendIfNoScript(Pipeline retry) {
+      return false;
+    }
   }
 }

@@ -12,9 +12,11 @@ import java.util.Optional;
  * @param url {@code redis://[user:password@]host[:port][/db]}, or {@code rediss://} for TLS; port
  *     6379 and database 0 when left out. A password alone is written {@code
  *     redis://:password@host}.
- * @param timeout both the connect timeout and the socket (reply) timeout, at least 1 ms; also the
- *     longest wait for a free pooled connection
- * @param poolSize the most connections open at once, at least 1
+ * @param timeout both the connect timeout and the socket (reply) timeout, at least 1 ms: a request
+ *     whose pipeline gets no reply within it fails
+ * @param poolSize how many connections the store keeps, at least 1; each is a lane with one writer
+ *     thread that sends everything queued for it as one pipeline, so a few (2 to 4) serve any load
+ *     and more only spread requests thinner across round trips
  * @param keyPrefix prepended to every key the store writes, so several deployments can share one
  *     Redis; may be empty, never null
  */

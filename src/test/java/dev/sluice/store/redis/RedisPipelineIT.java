@@ -58,7 +58,7 @@ class RedisPipelineIT {
   @Test
   void acquire_fiveDescriptors_isOneRoundTripOfTheExpectedCommands() {
     List<Hit> hits = List.of(window("a"), window("b"), window("c"), bucket("d", 1), bucket("e", 2));
-    store.acquire(hits).join(); // the pooled connection is open and named from here on
+    store.acquire(hits).join(); // the lane's connection is warm from here on
 
     RedisProbe.Snapshot first = RedisProbe.snapshot(admin);
     RedisProbe.Snapshot before = RedisProbe.snapshot(admin);

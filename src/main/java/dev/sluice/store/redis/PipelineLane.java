@@ -1,0 +1,308 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.store.StoreException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * One Redis connection and the one thread that writes to it. {@link #submit} queues a request from
+ * any thread and returns its future at once. The writer takes everything queued, up to {@link
+ * #MAX_BATCH_HITS} hits but never part of a request, sends it as one pipeline with one flush, reads
+ * every reply and completes each request's future. A lone request goes out at once; under load, the
+ * requests that arrive during one round trip share the next.
+ *
+ * <p>Failures: when a reply times out or the connection breaks, every request of that batch fails
+ * with {@link StoreException} and is not retried, because Redis may have applied it. The next batch
+ * reconnects (connect timeout: the store's timeout); when that fails, the batch and everything
+ * queued behind it fail at once instead of each waiting for its own attempt, and the lane does not
+ * try again until more work arrives. A connection unused for {@link #IDLE_CHECK_NANOS}, or older
+ * than a break another lane saw, is checked with PING before a batch, so a Redis restart fails at
+ * most the batch in flight rather than one more batch per stale connection.
+ *
+ * <p>Thread-safety: {@link #submit}, {@link #load} and {@link #close} from any thread. The
+ * connection and its pipeline are confined to the writer thread. Futures complete on the writer
+ * thread, so their dependent stages run there and should be short.
+ */
+final class PipelineLane implements AutoCloseable {
+  /** Hits per pipeline at most, bounding one round trip's latency. */
+  static final int MAX_BATCH_HITS = 512;
+
+  /** Requests queued or in flight at most; more are refused rather than queued without bound. */
+  static final int MAX_PENDING_REQUESTS = 10_000;
+
+  /** Redis may have restarted or dropped a connection unused this long: PING it first. */
+  private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private static final Logger log = LoggerFactory.getLogger(PipelineLane.class);
+
+  private final String address;
+  private final Supplier<Connection> connector;
+  private final AtomicLong breaks;
+  private final Duration closeWait;
+  private final BlockingQueue<PendingRequest<?>> queue = new LinkedBlockingQueue<>();
+  private final AtomicInteger pending = new AtomicInteger();
+  private final Thread writer;
+  private volatile boolean closed;
+
+  // Writer thread only (and the constructing thread before start()).
+  private Connection connection;
+  private Pipeline pipeline;
+  private long lastUsedNanos;
+  private long breaksSeen;
+
+  /**
+   * @param connector opens a ready connection, or throws {@link
+   *     redis.clients.jedis.exceptions.JedisException}
+   * @param breaks shared by a store's lanes: how many broken connections any of them has seen
+   * @param timeout the connect and reply timeout, which bounds how long {@link #close} waits
+   */
+  PipelineLane(
+      String name,
+      String address,
+      Supplier<Connection> connector,
+      AtomicLong breaks,
+      Duration timeout) {
+    this.address = address;
+    this.connector = connector;
+    this.breaks = breaks;
+    // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
+    this.closeWait = timeout.multipliedBy(5).plusSeconds(1);
+    this.writer = new Thread(this::run, name);
+    writer.setDaemon(true);
+  }
+
+  /** Connects now instead of on the first batch; call before {@link #start}. */
+  void connect() {
+    connection = connector.get();
+    pipeline = new Pipeline(connection);
+    lastUsedNanos = System.nanoTime();
+    breaksSeen = breaks.get();
+  }
+
+  void start() {
+    writer.start();
+  }
+
+  /** Requests queued or in flight: the lane's load. */
+  int load() {
+    return pending.get();
+  }
+
+  /**
+   * Queues one request. Never blocks: when the lane is full or closed, the returned future has
+   * already failed with {@link StoreException}.
+   */
+  <T> CompletableFuture<T> submit(int hits, PendingRequest.Commands<T> commands) {
+    PendingRequest<T> request = new PendingRequest<>(hits, commands, new CompletableFuture<>());
+    if (closed) {
+      request.fail(closedFailure());
+    } else if (pending.incrementAndGet() > MAX_PENDING_REQUESTS) {
+      pending.decrementAndGet();
+      request.fail(
+          new StoreException(
+              "redis queue full: "
+                  + MAX_PENDING_REQUESTS
+                  + " requests already waiting for "
+                  + address));
+    } else {
+      queue.add(request);
+      if (closed) {
+        failQueued(closedFailure()); // close() may have emptied the queue just before the add
+      }
+    }
+    return request.future();
+  }
+
+  private void run() {
+    try {
+      while (!closed) {
+        List<PendingRequest<?>> batch = nextBatch();
+        try {
+          process(batch);
+        } finally {
+          pending.addAndGet(-batch.size());
+          lastUsedNanos = System.nanoTime();
+        }
+      }
+    } catch (InterruptedException e) {
+      // close() wakes an idle writer this way.
+    } finally {
+      disconnect();
+      failQueued(closedFailure());
+    }
+  }
+
+  /** Waits for the first request, then takes whole requests while they fit in one batch. */
+  private List<PendingRequest<?>> nextBatch() throws InterruptedException {
+    List<PendingRequest<?>> batch = new ArrayList<>();
+    PendingRequest<?> first = queue.take();
+    batch.add(first);
+    int hits = first.hits();
+    for (PendingRequest<?> next = queue.peek();
+        next != null && hits + next.hits() <= MAX_BATCH_HITS;
+        next = queue.peek()) {
+      PendingRequest<?> taken = queue.poll(); // null only when close() emptied the queue
+      if (taken == null) {
+        break;
+      }
+      batch.add(taken);
+      hits += taken.hits();
+    }
+    return batch;
+  }
+
+  private void process(List<PendingRequest<?>> batch) {
+    if (closed) {
+      fail(batch, closedFailure());
+      return;
+    }
+    try {
+      ensureConnected();
+    } catch (RuntimeException e) {
+      StoreException failure = failure("cannot connect", e);
+      fail(batch, failure);
+      failQueued(failure);
+      return;
+    }
+    try {
+      send(batch);
+    } catch (RuntimeException e) {
+      // A read timed out or the connection broke: replies are lost, the connection is unusable.
+      disconnect();
+      breaks.incrementAndGet();
+      fail(batch, failure("pipeline of " + batch.size() + " requests failed", e));
+    }
+  }
+
+  private void ensureConnected() {
+    boolean suspect =
+        breaks.get() != breaksSeen || System.nanoTime() - lastUsedNanos > IDLE_CHECK_NANOS;
+    if (connection != null && suspect && !answersPing()) {
+      disconnect();
+      breaks.incrementAndGet();
+    }
+    if (connection == null) {
+      connect();
+    }
+    breaksSeen = breaks.get();
+  }
+
+  private boolean answersPing() {
+    try {
+      return connection.ping();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** One pipeline for the batch; a second one only for script calls that got NOSCRIPT. */
+  private void send(List<PendingRequest<?>> batch) {
+    List<Sent<?>> sent = new ArrayList<>(batch.size());
+    for (PendingRequest<?> request : batch) {
+      sent.add(Sent.queue(request, pipeline));
+    }
+    pipeline.sync();
+    boolean resent = false;
+    for (Sent<?> each : sent) {
+      resent |= each.replies().resendMissingScripts(pipeline);
+    }
+    if (resent) {
+      pipeline.sync();
+    }
+    for (Sent<?> each : sent) {
+      each.complete(this);
+    }
+  }
+
+  private void disconnect() {
+    if (connection != null) {
+      try {
+        connection.forceDisconnect(); // no flush: unsent commands of a failed batch stay unsent
+      } catch (IOException | RuntimeException e) {
+        log.debug("redis at {}: closing a connection failed", address, e);
+      }
+      connection = null;
+      pipeline = null;
+    }
+  }
+
+  private static void fail(List<PendingRequest<?>> batch, StoreException failure) {
+    batch.forEach(request -> request.fail(failure));
+  }
+
+  private void failQueued(StoreException failure) {
+    for (PendingRequest<?> request = queue.poll(); request != null; request = queue.poll()) {
+      pending.decrementAndGet();
+      request.fail(failure);
+    }
+  }
+
+  private StoreException failure(String what, RuntimeException cause) {
+    return new StoreException(
+        "redis at " + address + ": " + what + ": " + cause.getMessage(), cause);
+  }
+
+  private StoreException closedFailure() {
+    // Shaped like any lost connection, so callers need no separate case.
+    return failure("store closed", new JedisConnectionException("the store is closed"));
+  }
+
+  /**
+   * Stops taking requests and tells the writer to stop after the batch in flight, without waiting;
+   * {@link #close} then waits. Lets a store stop all its lanes at once.
+   */
+  void shutdown() {
+    closed = true;
+    writer.interrupt(); // wakes a waiting writer; socket reads are not interruptible
+  }
+
+  /**
+   * Stops taking requests, lets a batch in flight finish (within about the timeout), fails what is
+   * still queued and ends the writer thread; idempotent.
+   */
+  @Override
+  public void close() {
+    shutdown();
+    try {
+      writer.join(closeWait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (writer.isAlive()) {
+      log.warn("redis at {}: {} did not stop within {}", address, writer.getName(), closeWait);
+    }
+    failQueued(closedFailure());
+  }
+
+  /** A request whose commands are in the pipeline, with the replies to read once it synced. */
+  private record Sent<T>(PendingRequest<T> request, PendingRequest.Replies<T> replies) {
+    static <T> Sent<T> queue(PendingRequest<T> request, Pipeline pipeline) {
+      return new Sent<>(request, request.commands().queue(pipeline));
+    }
+
+    /** Completes the future; an error reply fails only this request, not its batch. */
+    void complete(PipelineLane lane) {
+      try {
+        request.future().complete(replies.value());
+      } catch (StoreException e) {
+        request.fail(e);
+      } catch (RuntimeException e) {
+        request.fail(lane.failure("command failed", e));
+      }
+    }
+  }
+}
