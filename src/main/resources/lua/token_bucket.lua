@@ -1,6 +1,6 @@
 -- Token bucket: refill for the time elapsed, then take ARGV[4] tokens if the bucket holds them.
 -- The arithmetic is the same, operation for operation, as
--- dev.sluice.store.memory.TokenBucketState.take (tested there with a fake clock).
+-- dev.sluice.store.TokenBucketState.take (tested there with a fake clock).
 --
 -- KEYS[1]  the bucket, a hash: tokens = tokens left, fractional, written with %.17g so the double
 --          survives exactly; at = when `tokens` was true, microseconds since the epoch

@@ -1,6 +1,8 @@
 package dev.sluice;
 
+import dev.sluice.admin.AdminGrpcService;
 import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.CountersHandler;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.HealthReport;
 import dev.sluice.admin.JsonHandler;
@@ -9,6 +11,7 @@ import dev.sluice.admin.RulesHandler;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
+import dev.sluice.limiter.CounterAdmin;
 import dev.sluice.limiter.FailureMode;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
@@ -89,13 +92,21 @@ public final class Sluice implements AutoCloseable {
         new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics);
     RateLimitGrpcService service = new RateLimitGrpcService(limiter, config.headers(), metrics);
     int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
-    grpc = new GrpcServer(config.server().grpcPort(), threads, List.of(service));
+    CounterAdmin counters = new CounterAdmin(reloader::rules, store);
+    boolean readOnly = config.server().adminReadOnly();
+    AdminGrpcService adminGrpc = new AdminGrpcService(reloader, counters, readOnly);
+    grpc =
+        new GrpcServer(
+            config.server().grpcPort(),
+            threads,
+            List.of(service.bindService(), adminGrpc.withCallerAddress()));
     started.add(grpc.start());
     admin = new AdminHttpServer(config.server().httpPort());
     admin.handle("/healthcheck", new HealthHandler(this::health));
     admin.handle("/metrics", new MetricsHandler(metrics));
-    admin.handle("/rules", new RulesHandler(reloader, config.server().adminReadOnly()));
+    admin.handle("/rules", new RulesHandler(reloader, readOnly));
     admin.handle("/json", new JsonHandler(service));
+    admin.handle("/counters", new CountersHandler(counters, readOnly));
     started.add(admin.start());
     reloader.start(config.rules().reloadInterval());
     startHealthUpdates();

@@ -1,7 +1,7 @@
 package dev.sluice.server;
 
-import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -32,7 +32,7 @@ public final class GrpcServer implements AutoCloseable {
    * @param port 0 picks a free port
    * @param threads size of the executor that runs request handlers
    */
-  public GrpcServer(int port, int threads, List<BindableService> services) {
+  public GrpcServer(int port, int threads, List<ServerServiceDefinition> services) {
     this.requestedPort = port;
     this.executor = boundedExecutor(threads);
     NettyServerBuilder builder =
@@ -41,8 +41,7 @@ public final class GrpcServer implements AutoCloseable {
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance());
     services.forEach(builder::addService);
-    this.serviceNames =
-        services.stream().map(s -> s.bindService().getServiceDescriptor().getName()).toList();
+    this.serviceNames = services.stream().map(s -> s.getServiceDescriptor().getName()).toList();
     this.server = builder.build();
     setServing(false);
   }

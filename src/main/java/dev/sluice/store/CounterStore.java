@@ -17,6 +17,18 @@ public interface CounterStore extends AutoCloseable {
   CompletableFuture<List<Usage>> acquire(List<Hit> hits);
 
   /**
+   * Reads the counter of {@code hit} (its hits are ignored) without changing or creating it. For
+   * operators, not for the request path.
+   */
+  CompletableFuture<CounterState> inspect(Hit hit);
+
+  /**
+   * Removes the counter of {@code hit}: the current window, or the bucket (which then reads full).
+   * {@link CounterState#exists()} says whether there was one; its usage is the state before.
+   */
+  CompletableFuture<CounterState> reset(Hit hit);
+
+  /**
    * Checks that the backend answers.
    *
    * @throws StoreException when it does not

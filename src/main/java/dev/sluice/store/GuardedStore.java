@@ -186,6 +186,17 @@ public final class GuardedStore implements CounterStore {
     return lastError;
   }
 
+  /** Operator calls go straight to the backend: an operator wants its real answer or error. */
+  @Override
+  public CompletableFuture<CounterState> inspect(Hit hit) {
+    return delegate.inspect(hit);
+  }
+
+  @Override
+  public CompletableFuture<CounterState> reset(Hit hit) {
+    return delegate.reset(hit);
+  }
+
   @Override
   public void ping() {
     delegate.ping();

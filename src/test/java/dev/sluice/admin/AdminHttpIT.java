@@ -174,8 +174,41 @@ class AdminHttpIT {
   }
 
   @Test
+  void counters_inspectDoesNotConsumeAndDeleteResets() {
+    AdminClient admin = start(false);
+    for (int i = 0; i < 3; i++) {
+      sluice.rls().shouldRateLimit(request("api", descriptor("user", "alice")));
+    }
+    for (int i = 0; i < 2; i++) {
+      JsonObject counter =
+          JsonParser.parseString(admin.get("/counters?domain=api&user=alice").body())
+              .getAsJsonObject();
+      assertThat(counter.get("matched").getAsBoolean()).isTrue();
+      assertThat(counter.get("exists").getAsBoolean()).isTrue();
+      assertThat(counter.get("count").getAsLong()).isEqualTo(3);
+      assertThat(counter.get("remaining").getAsLong()).isEqualTo(7);
+      assertThat(counter.get("key").getAsString()).startsWith("fw|3600|api|user=alice");
+      assertThat(counter.getAsJsonObject("rule").get("name").getAsString()).isEqualTo("per-user");
+    }
+    HttpResponse<String> reset = admin.delete("/counters?domain=api&user=alice");
+    assertThat(reset.statusCode()).isEqualTo(200);
+    assertThat(reset.body()).contains("\"removed\": true");
+    assertThat(
+            sluice
+                .rls()
+                .shouldRateLimit(request("api", descriptor("user", "alice")))
+                .getStatuses(0)
+                .getLimitRemaining())
+        .isEqualTo(9);
+    assertThat(admin.get("/counters?domain=api&nobody=x").statusCode()).isEqualTo(404);
+    assertThat(admin.get("/counters?domain=api").statusCode()).isEqualTo(400);
+  }
+
+  @Test
   void reload_readOnlyAdmin_isForbidden() {
     AdminClient admin = start(true);
+    assertThat(admin.delete("/counters?domain=api&user=alice").statusCode()).isEqualTo(403);
+    assertThat(admin.get("/counters?domain=api&user=alice").statusCode()).isEqualTo(200);
     assertThat(admin.post("/rules/reload", "").statusCode()).isEqualTo(403);
     assertThat(admin.get("/rules/reload").statusCode()).isEqualTo(405);
   }

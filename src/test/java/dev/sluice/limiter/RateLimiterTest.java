@@ -10,6 +10,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.CounterKey;
+import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
@@ -589,6 +590,16 @@ class RateLimiterTest {
     }
 
     @Override
+    public CompletableFuture<CounterState> inspect(Hit hit) {
+      return delegate.inspect(hit);
+    }
+
+    @Override
+    public CompletableFuture<CounterState> reset(Hit hit) {
+      return delegate.reset(hit);
+    }
+
+    @Override
     public void ping() {
       delegate.ping();
     }
@@ -608,6 +619,16 @@ class RateLimiterTest {
   private record FailingStore(StoreException failure) implements CounterStore {
     @Override
     public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+      return CompletableFuture.failedFuture(failure);
+    }
+
+    @Override
+    public CompletableFuture<CounterState> inspect(Hit hit) {
+      return CompletableFuture.failedFuture(failure);
+    }
+
+    @Override
+    public CompletableFuture<CounterState> reset(Hit hit) {
       return CompletableFuture.failedFuture(failure);
     }
 

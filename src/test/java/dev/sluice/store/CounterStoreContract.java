@@ -168,6 +168,54 @@ public abstract class CounterStoreContract {
   }
 
   @Test
+  void inspect_fixedWindow_readsWithoutConsumingOrCreating() {
+    Hit hit = new Hit(key("inspect-fw"), fixed(5, Unit.HOUR), 1);
+    CounterState fresh = store().inspect(hit).join();
+    assertThat(fresh.exists()).isFalse();
+    assertThat(fresh.usage().remaining()).isEqualTo(5);
+    assertThat(store().inspect(hit).join().exists()).as("inspect creates nothing").isFalse();
+    for (int i = 0; i < 3; i++) {
+      acquireOne(store(), hit);
+    }
+    for (int i = 0; i < 2; i++) {
+      CounterState state = store().inspect(hit).join();
+      assertThat(state.exists()).isTrue();
+      assertThat(state.usage().countAfter()).isEqualTo(3);
+      assertThat(state.usage().remaining()).isEqualTo(2);
+      assertThat(state.usage().untilReset()).isPositive();
+    }
+  }
+
+  @Test
+  void reset_fixedWindow_clearsTheCurrentWindow() {
+    Hit hit = new Hit(key("reset-fw"), fixed(2, Unit.HOUR), 1);
+    acquireOne(store(), hit);
+    acquireOne(store(), hit);
+    assertThat(acquireOne(store(), hit).overLimit()).isTrue();
+    CounterState removed = store().reset(hit).join();
+    assertThat(removed.exists()).isTrue();
+    assertThat(removed.usage().countAfter()).isEqualTo(3);
+    assertThat(store().inspect(hit).join().exists()).isFalse();
+    assertThat(acquireOne(store(), hit).remaining()).isEqualTo(1);
+    assertThat(store().reset(new Hit(key("never"), fixed(2, Unit.HOUR), 1)).join().exists())
+        .isFalse();
+  }
+
+  @Test
+  void inspectAndReset_tokenBucket_readTokensAndRefillTheBucket() {
+    Hit hit = new Hit(key("inspect-tb"), bucket(10, Unit.DAY, 5), 2);
+    assertThat(store().inspect(hit).join().usage().remaining()).isEqualTo(5);
+    acquireOne(store(), hit);
+    CounterState state = store().inspect(hit).join();
+    assertThat(state.exists()).isTrue();
+    assertThat(state.usage().remaining()).isEqualTo(3);
+    assertThat(state.usage().overLimit()).isFalse();
+    assertThat(store().inspect(hit).join().usage().remaining()).as("not consumed").isEqualTo(3);
+    assertThat(store().reset(hit).join().exists()).isTrue();
+    assertThat(acquireOne(store(), hit).remaining()).isEqualTo(3);
+  }
+
+  @Test
   void fixedWindow_concurrentHitsFromTwoInstances_allowExactlyTheLimit() throws Exception {
     assertExactlyLimitAllowed(fixed(100, Unit.HOUR), key("race-fw"));
   }

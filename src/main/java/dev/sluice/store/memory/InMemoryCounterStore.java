@@ -6,9 +6,11 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
+import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.FixedWindow;
 import dev.sluice.store.Hit;
+import dev.sluice.store.TokenBucketState;
 import dev.sluice.store.Usage;
 import java.time.Clock;
 import java.time.Instant;
@@ -81,6 +83,41 @@ public final class InMemoryCounterStore implements CounterStore {
     long countAfter = ((Window) counter).count();
     return FixedWindow.usage(
         countAfter, limit.requestsPerUnit(), FixedWindow.untilEnd(nowMillis, windowMillis));
+  }
+
+  @Override
+  public CompletableFuture<CounterState> inspect(Hit hit) {
+    return CompletableFuture.completedFuture(read(hit, counters.get(hit.key()), clock.instant()));
+  }
+
+  @Override
+  public CompletableFuture<CounterState> reset(Hit hit) {
+    Instant now = clock.instant();
+    Counter removed = counters.remove(hit.key());
+    return CompletableFuture.completedFuture(read(hit, removed, now));
+  }
+
+  /** The state {@code counter} (null when absent) shows at {@code now}, changing nothing. */
+  private static CounterState read(Hit hit, Counter counter, Instant now) {
+    Limit limit = hit.limit();
+    long nowMillis = now.toEpochMilli();
+    if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+      long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+      TokenBucketState state =
+          counter instanceof Bucket bucket
+              ? bucket.state()
+              : TokenBucketState.full(limit, nowMicros);
+      Usage usage = state.take(limit, 0, nowMicros).usage();
+      return new CounterState(hit.key(), counter instanceof Bucket, usage);
+    }
+    long windowMillis = limit.unit().millis();
+    long index = FixedWindow.index(nowMillis, windowMillis);
+    boolean current = counter instanceof Window window && window.index() == index;
+    long count = current ? ((Window) counter).count() : 0;
+    Usage usage =
+        FixedWindow.usage(
+            count, limit.requestsPerUnit(), FixedWindow.untilEnd(nowMillis, windowMillis));
+    return new CounterState(hit.key(), current, usage);
   }
 
   @Override

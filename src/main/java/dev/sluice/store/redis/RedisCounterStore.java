@@ -2,10 +2,12 @@ package dev.sluice.store.redis;
 
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
+import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.FixedWindow;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
+import dev.sluice.store.TokenBucketState;
 import dev.sluice.store.Usage;
 import java.time.Clock;
 import java.time.Duration;
@@ -192,6 +194,69 @@ public final class RedisCounterStore implements CounterStore {
         return bucketUsage(call.reply());
       }
     };
+  }
+
+  @Override
+  public CompletableFuture<CounterState> inspect(Hit hit) {
+    return operate(hit, false);
+  }
+
+  @Override
+  public CompletableFuture<CounterState> reset(Hit hit) {
+    return operate(hit, true);
+  }
+
+  /**
+   * Reads a counter (and deletes it when {@code delete}) in one pipeline. A bucket is read with
+   * Redis {@code TIME} in the same round trip and refilled here with the script's arithmetic
+   * ({@link TokenBucketState}), so nothing is written by an inspect.
+   */
+  private CompletableFuture<CounterState> operate(Hit hit, boolean delete) {
+    long nowMillis = clock.millis();
+    Limit limit = hit.limit();
+    if (limit.algorithm() != Algorithm.TOKEN_BUCKET) {
+      long windowMillis = limit.unit().millis();
+      String key = keyPrefix + hit.key() + "|" + FixedWindow.index(nowMillis, windowMillis);
+      Duration untilEnd = FixedWindow.untilEnd(nowMillis, windowMillis);
+      return leastLoadedLane()
+          .submit(
+              1,
+              pipeline -> {
+                Response<String> count = pipeline.get(key);
+                if (delete) {
+                  pipeline.del(key);
+                }
+                return () -> {
+                  String value = count.get();
+                  long counted = value == null ? 0 : Long.parseLong(value);
+                  Usage usage = FixedWindow.usage(counted, limit.requestsPerUnit(), untilEnd);
+                  return new CounterState(key, value != null, usage);
+                };
+              });
+    }
+    String key = keyPrefix + hit.key();
+    return leastLoadedLane()
+        .submit(
+            1,
+            pipeline -> {
+              Response<List<String>> state = pipeline.hmget(key, "tokens", "at");
+              Response<List<String>> time = pipeline.time();
+              if (delete) {
+                pipeline.del(key);
+              }
+              return () -> bucketState(key, limit, state.get(), time.get());
+            });
+  }
+
+  private static CounterState bucketState(
+      String key, Limit limit, List<String> state, List<String> time) {
+    long nowMicros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+    boolean exists = state.get(0) != null && state.get(1) != null;
+    TokenBucketState bucket =
+        exists
+            ? new TokenBucketState(Double.parseDouble(state.get(0)), Long.parseLong(state.get(1)))
+            : TokenBucketState.full(limit, nowMicros);
+    return new CounterState(key, exists, bucket.take(limit, 0, nowMicros).usage());
   }
 
   /** Reads the script's {@code {allowed, tokens, reset micros, count}} reply. */

@@ -1,32 +1,32 @@
-package dev.sluice.store.memory;
+package dev.sluice.store;
 
 import dev.sluice.rules.Limit;
-import dev.sluice.store.Usage;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /**
- * A token bucket at one instant. The arithmetic is the same, operation for operation, as {@code
- * lua/token_bucket.lua}, so both stores give the same answers; this copy is the one tested with a
- * fake clock.
+ * A token bucket at one instant, shared by both stores: the memory store keeps these, the Redis
+ * store reads one back for an operator's inspect. The arithmetic is the same, operation for
+ * operation, as {@code lua/token_bucket.lua}, so both stores give the same answers; this copy is
+ * the one tested with a fake clock.
  *
  * @param tokens tokens in the bucket, fractional because refill is continuous
  * @param atMicros when {@code tokens} was true, in microseconds since the epoch
  */
-record TokenBucketState(double tokens, long atMicros) {
+public record TokenBucketState(double tokens, long atMicros) {
 
   /**
    * The outcome of one take: the new state, what to report, and how long to keep the state (until
    * full).
    */
-  record Take(TokenBucketState state, Usage usage, long ttlMillis) {}
+  public record Take(TokenBucketState state, Usage usage, long ttlMillis) {}
 
-  static TokenBucketState full(Limit limit, long nowMicros) {
+  public static TokenBucketState full(Limit limit, long nowMicros) {
     return new TokenBucketState(limit.burst(), nowMicros);
   }
 
   /** Refills for the time elapsed, then takes {@code hits} tokens if the bucket holds them. */
-  Take take(Limit limit, long hits, long nowMicros) {
+  public Take take(Limit limit, long hits, long nowMicros) {
     double capacity = limit.burst();
     double ratePerMicro = limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
     long elapsed = Math.max(0, nowMicros - atMicros);

@@ -1,0 +1,152 @@
+package dev.sluice.admin;
+
+import static dev.sluice.testing.RlsRequests.descriptor;
+import static dev.sluice.testing.RlsRequests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.admin.v1.CounterRequest;
+import dev.sluice.admin.v1.Entry;
+import dev.sluice.admin.v1.GetRulesRequest;
+import dev.sluice.admin.v1.GetRulesResponse;
+import dev.sluice.admin.v1.InspectCounterResponse;
+import dev.sluice.admin.v1.ReloadRequest;
+import dev.sluice.admin.v1.ReloadResponse;
+import dev.sluice.admin.v1.ResetCounterResponse;
+import dev.sluice.admin.v1.SluiceAdminGrpc;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerConfig;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RunningSluice;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code sluice.admin.v1.SluiceAdmin} on the gRPC port, through a real client. */
+class AdminGrpcIT {
+  private static final String RULES =
+      """
+      domain: api
+      descriptors:
+        - key: user
+          rate_limit: {unit: minute, requests_per_unit: 4, name: per-user}
+        - key: key
+          rate_limit: {unit: second, requests_per_unit: 1, algorithm: token_bucket, burst: 3}
+      """;
+
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
+  private RunningSluice sluice;
+
+  @AfterEach
+  void stop() {
+    sluice.close();
+  }
+
+  private SluiceAdminGrpc.SluiceAdminBlockingStub start(boolean readOnly) {
+    ServeConfig defaults = RunningSluice.config(RunningSluice.memoryStore());
+    sluice =
+        RunningSluice.start(
+            RULES,
+            new ServeConfig(
+                defaults.rules(),
+                defaults.store(),
+                new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)),
+                defaults.limiter(),
+                defaults.headers()),
+            clock);
+    return SluiceAdminGrpc.newBlockingStub(sluice.channel());
+  }
+
+  private static CounterRequest counter(String key, String value) {
+    return CounterRequest.newBuilder()
+        .setDomain("api")
+        .addEntries(Entry.newBuilder().setKey(key).setValue(value))
+        .build();
+  }
+
+  @Test
+  void getRules_listsRulesWithLimitsAndOrigin() {
+    GetRulesResponse rules = start(false).getRules(GetRulesRequest.getDefaultInstance());
+    assertThat(rules.getVersion()).hasSize(12);
+    assertThat(rules.getRulesList()).hasSize(2);
+    assertThat(rules.getRules(1).getAlgorithm()).isEqualTo("token_bucket");
+    assertThat(rules.getRules(1).getBurst()).isEqualTo(3);
+    assertThat(rules.getRules(0).getOrigin()).isEqualTo("rules.yaml:3");
+    assertThat(rules.hasLastReloadError()).isFalse();
+  }
+
+  @Test
+  void reload_invalidThenValid_reportsProblemsThenTheNewVersion() throws IOException {
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin = start(false);
+    String before = admin.getRules(GetRulesRequest.getDefaultInstance()).getVersion();
+    Files.writeString(
+        sluice.rulesDir().resolve("rules.yaml"),
+        "domain: api\ndescriptors: [{key: user, ratelimit: {}}]\n");
+    ReloadResponse rejected = admin.reload(ReloadRequest.getDefaultInstance());
+    assertThat(rejected.getOutcome()).isEqualTo(ReloadResponse.Outcome.REJECTED);
+    assertThat(rejected.getVersion()).isEqualTo(before);
+    assertThat(rejected.getProblemsList())
+        .singleElement()
+        .asString()
+        .contains("rules.yaml:2:")
+        .contains("ratelimit");
+    assertThat(
+            admin
+                .getRules(GetRulesRequest.getDefaultInstance())
+                .getLastReloadError()
+                .getProblemsCount())
+        .isEqualTo(1);
+
+    Files.writeString(
+        sluice.rulesDir().resolve("rules.yaml"), "domain: api\ndescriptors: [{key: user}]\n");
+    ReloadResponse reloaded = admin.reload(ReloadRequest.getDefaultInstance());
+    assertThat(reloaded.getOutcome()).isEqualTo(ReloadResponse.Outcome.RELOADED);
+    assertThat(reloaded.getVersion()).isNotEqualTo(before);
+  }
+
+  @Test
+  void inspectAndReset_matchTheCounterRequestsUse() {
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin = start(false);
+    sluice.rls().shouldRateLimit(request("api", descriptor("key", "k1")));
+    sluice.rls().shouldRateLimit(request("api", descriptor("key", "k1")));
+    InspectCounterResponse bucket = admin.inspectCounter(counter("key", "k1"));
+    assertThat(bucket.getMatched()).isTrue();
+    assertThat(bucket.getExists()).isTrue();
+    assertThat(bucket.getRemaining()).isEqualTo(1);
+    assertThat(bucket.getRule().getPath()).isEqualTo("key");
+    assertThat(admin.inspectCounter(counter("key", "k1")).getRemaining())
+        .as("not consumed")
+        .isEqualTo(1);
+
+    ResetCounterResponse reset = admin.resetCounter(counter("key", "k1"));
+    assertThat(reset.getRemoved()).isTrue();
+    assertThat(
+            sluice
+                .rls()
+                .shouldRateLimit(request("api", descriptor("key", "k1")))
+                .getStatuses(0)
+                .getLimitRemaining())
+        .isEqualTo(2);
+    assertThat(admin.inspectCounter(counter("nothing", "x")).getMatched()).isFalse();
+  }
+
+  @Test
+  void writes_readOnlyAdmin_arePermissionDenied() {
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin = start(true);
+    assertThat(admin.inspectCounter(counter("user", "u")).getMatched()).isTrue();
+    for (Runnable write :
+        new Runnable[] {
+          () -> admin.reload(ReloadRequest.getDefaultInstance()),
+          () -> admin.resetCounter(counter("user", "u"))
+        }) {
+      assertThatThrownBy(write::run)
+          .isInstanceOfSatisfying(
+              StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
+    }
+  }
+}
