@@ -1,14 +1,12 @@
 package dev.sluice.cli;
 
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** Validates rule files without starting anything: exit 0 and a summary, or 1 and the problems. */
@@ -19,29 +17,16 @@ import picocli.CommandLine.Spec;
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--config",
-      defaultValue = "${env:SLUICE_CONFIG:-config/rules}",
-      description = "Rule directory or file (env SLUICE_CONFIG, default ${DEFAULT-VALUE}).")
-  Path config;
-
-  @Option(
-      names = "--default-algorithm",
-      defaultValue = "${env:SLUICE_DEFAULT_ALGORITHM:-fixed_window}",
-      converter = Converters.AlgorithmConverter.class,
-      description =
-          "Algorithm of rules that name none: fixed_window or token_bucket (env"
-              + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
-  Algorithm defaultAlgorithm;
+  @Mixin RulesOptions rules;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    LoadResult result = new RuleLoader(defaultAlgorithm).load(config);
+    LoadResult result = new RuleLoader(rules.defaultAlgorithm).load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
-      err.printf("%d problem(s) in %s%n", failed.problems().size(), config);
+      err.printf("%d problem(s) in %s%n", failed.problems().size(), rules.config);
       return 1;
     }
     LoadResult.Loaded loaded = (LoadResult.Loaded) result;

@@ -9,16 +9,15 @@ import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.limiter.FailureMode;
 import dev.sluice.limiter.LimiterSettings;
-import dev.sluice.rules.Algorithm;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -35,11 +34,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--config",
-      defaultValue = "${env:SLUICE_CONFIG:-config/rules}",
-      description = "Rule directory or file (env SLUICE_CONFIG, default ${DEFAULT-VALUE}).")
-  Path config;
+  @Mixin RulesOptions rules;
 
   @Option(
       names = "--reload-interval",
@@ -48,15 +43,6 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "How often rule files are checked for changes (env SLUICE_RELOAD_INTERVAL, default ${DEFAULT-VALUE}).")
   Duration reloadInterval;
-
-  @Option(
-      names = "--default-algorithm",
-      defaultValue = "${env:SLUICE_DEFAULT_ALGORITHM:-fixed_window}",
-      converter = Converters.AlgorithmConverter.class,
-      description =
-          "Algorithm of rules and overrides that name none: fixed_window or token_bucket (env"
-              + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
-  Algorithm defaultAlgorithm;
 
   @Option(
       names = "--store",
@@ -196,15 +182,17 @@ final class ServeCommand implements Callable<Integer> {
 
   /** Builds the validated settings; a bad value is a usage error naming it. */
   ServeConfig toConfig() {
-    if (!Files.exists(config)) {
-      throw new ParameterException(spec.commandLine(), "config path does not exist: " + config);
+    if (!Files.exists(rules.config)) {
+      throw new ParameterException(
+          spec.commandLine(), "config path does not exist: " + rules.config);
     }
     try {
       return new ServeConfig(
-          new RulesConfig(config, reloadInterval, defaultAlgorithm),
+          new RulesConfig(rules.config, reloadInterval, rules.defaultAlgorithm),
           new StoreConfig(store, redisUrl, redisTimeout, redisConnections, keyPrefix),
           new ServerConfig(grpcPort, httpPort, adminReadOnly, shutdownGrace),
-          new LimiterSettings(defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
+          new LimiterSettings(
+              rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
