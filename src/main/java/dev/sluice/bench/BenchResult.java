@@ -13,13 +13,25 @@ import java.util.stream.Collectors;
  * both.
  *
  * @param measured the measurement window (warmup excluded)
+ * @param firstErrors the first message seen for each error code in {@link Counts#errors}, so a
+ *     failing run says why; may be empty
  */
-public record BenchResult(Setup setup, Counts counts, Duration measured, LatencySummary latency) {
+public record BenchResult(
+    Setup setup,
+    Counts counts,
+    Duration measured,
+    LatencySummary latency,
+    Map<String, String> firstErrors) {
   public BenchResult {
     Objects.requireNonNull(setup, "setup");
     Objects.requireNonNull(counts, "counts");
     Objects.requireNonNull(measured, "measured");
     Objects.requireNonNull(latency, "latency");
+    firstErrors = Map.copyOf(firstErrors);
+  }
+
+  public BenchResult(Setup setup, Counts counts, Duration measured, LatencySummary latency) {
+    this(setup, counts, measured, latency, Map.of());
   }
 
   /**
@@ -91,6 +103,14 @@ public record BenchResult(Setup setup, Counts counts, Duration measured, Latency
     if (!counts.errors().isEmpty()) {
       text.append("errors by code: ").append(errorList()).append(System.lineSeparator());
     }
+    new TreeMap<>(firstErrors)
+        .forEach(
+            (code, message) ->
+                text.append("first ")
+                    .append(code)
+                    .append(": ")
+                    .append(message)
+                    .append(System.lineSeparator()));
     return text.toString();
   }
 

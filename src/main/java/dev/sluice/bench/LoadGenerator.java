@@ -50,6 +50,7 @@ public final class LoadGenerator {
   private final LongAdder ok = new LongAdder();
   private final LongAdder overLimit = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+  private final Map<String, String> firstErrors = new ConcurrentHashMap<>();
 
   /** Failed calls continue here, so a call that fails inline cannot recurse without bound. */
   private final ExecutorService afterError;
@@ -193,11 +194,13 @@ public final class LoadGenerator {
         setup,
         new BenchResult.Counts(sentCount, okCount, overCount, errorCounts),
         config.duration(),
-        LatencySummary.from(latencies.getIntervalHistogram()));
+        LatencySummary.from(latencies.getIntervalHistogram()),
+        firstErrors);
   }
 
-  private void countError(String code) {
+  private void countError(String code, String message) {
     errors.computeIfAbsent(code, c -> new LongAdder()).increment();
+    firstErrors.putIfAbsent(code, message);
   }
 
   /** One request in flight; its outcome is counted only when it was sent in the window. */
@@ -234,14 +237,15 @@ public final class LoadGenerator {
         latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
         overLimit.increment();
       } else {
-        countError("OVERALL_CODE_" + code);
+        countError("OVERALL_CODE_" + code, "the server answered overall_code " + code);
       }
     }
 
     @Override
     public void onError(Throwable error) {
       if (measured) {
-        countError(Status.fromThrowable(error).getCode().name());
+        Status status = Status.fromThrowable(error);
+        countError(status.getCode().name(), String.valueOf(status.getDescription()));
       }
       try {
         afterError.execute(then);

@@ -50,6 +50,26 @@ class BenchResultTest {
   }
 
   @Test
+  void toText_firstErrorMessages_onePerCodeAfterTheCounts() {
+    BenchResult plain = result("closed", 0, Map.of("UNAVAILABLE", 3L));
+    BenchResult result =
+        new BenchResult(
+            plain.setup(),
+            plain.counts(),
+            plain.measured(),
+            plain.latency(),
+            Map.of("UNAVAILABLE", "io exception"));
+
+    assertThat(result.toText())
+        .endsWith(
+            "errors by code: UNAVAILABLE 3"
+                + System.lineSeparator()
+                + "first UNAVAILABLE: io exception"
+                + System.lineSeparator());
+    assertThat(result.toJson()).isEqualTo(plain.toJson());
+  }
+
+  @Test
   void toJson_oneFlatLineWithEveryField() {
     assertThat(result("open", 800, Map.of("UNAVAILABLE", 3L)).toJson())
         .isEqualTo(

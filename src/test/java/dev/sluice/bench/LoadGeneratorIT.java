@@ -124,6 +124,7 @@ class LoadGeneratorIT {
     assertCountsAddUp(result);
     assertThat(result.counts().sent()).isEqualTo(100);
     assertThat(result.counts().errors()).containsOnlyKeys("UNAVAILABLE");
+    assertThat(result.firstErrors()).containsOnlyKeys("UNAVAILABLE");
     assertThat(result.decisionsPerSecond()).isZero();
   }
 }
