@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.HdrHistogram.Recorder;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -124,10 +125,21 @@ public final class Bucket4jPeer implements Callable<Integer> {
       caller.start();
       callers.add(caller);
     }
+    // The same progress lines as `sluice bench`, so compare.sh snapshots around the window.
+    sleepUntil(measureStart);
+    System.err.println("bench: measuring for " + (end - measureStart) / 1_000_000 + " ms");
+    sleepUntil(end);
+    System.err.println("bench: window closed, waiting for the answers in flight");
     for (Thread caller : callers) {
       caller.join();
     }
     return result(Duration.ofNanos(end - measureStart));
+  }
+
+  private static void sleepUntil(long nanoTime) {
+    for (long wait = nanoTime - System.nanoTime(); wait > 0; wait = nanoTime - System.nanoTime()) {
+      LockSupport.parkNanos(wait);
+    }
   }
 
   private void callUntil(

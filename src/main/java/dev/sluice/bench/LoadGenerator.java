@@ -77,15 +77,42 @@ public final class LoadGenerator {
   }
 
   /**
+   * Told when the measured window opens and closes, so an outside observer (a script reading server
+   * counters) can take its snapshots exactly around the window. Called on the thread that called
+   * {@link #run}; must return quickly.
+   */
+  public interface Phases {
+    Phases NONE =
+        new Phases() {
+          @Override
+          public void measuring() {}
+
+          @Override
+          public void windowClosed() {}
+        };
+
+    /** The warmup is over: requests sent from now on are measured. */
+    void measuring();
+
+    /** No more requests will be sent; the ones in flight are still to be answered. */
+    void windowClosed();
+  }
+
+  /** {@link #run(BenchConfig, Phases)} without phase announcements. */
+  public static BenchResult run(BenchConfig config) throws InterruptedException {
+    return run(config, Phases.NONE);
+  }
+
+  /**
    * Runs the warmup and the measurement, then closes its channels.
    *
    * @throws InterruptedException when interrupted; the channels are closed all the same
    */
-  public static BenchResult run(BenchConfig config) throws InterruptedException {
+  public static BenchResult run(BenchConfig config, Phases phases) throws InterruptedException {
     List<ManagedChannel> channels = openChannels(config);
     LoadGenerator generator = new LoadGenerator(config, channels, System.nanoTime());
     try {
-      return generator.measure();
+      return generator.measure(phases);
     } finally {
       generator.afterError.shutdownNow();
       channels.forEach(ManagedChannel::shutdownNow);
@@ -106,13 +133,16 @@ public final class LoadGenerator {
     return channels;
   }
 
-  private BenchResult measure() throws InterruptedException {
+  private BenchResult measure(Phases phases) throws InterruptedException {
     if (config.openLoop()) {
-      sendOnSchedule(new OpenLoopSchedule(start, config.ratePerSecond()));
+      sendOnSchedule(new OpenLoopSchedule(start, config.ratePerSecond()), phases);
     } else {
       startChains();
-      LockSupport.parkNanos(end - System.nanoTime());
+      sleepUntil(measureStart);
+      phases.measuring();
     }
+    sleepUntil(end);
+    phases.windowClosed();
     boolean drained =
         inFlight.tryAcquire(
             config.concurrency(),
@@ -139,17 +169,27 @@ public final class LoadGenerator {
     send(stub, now, () -> sendNextInChain(stub));
   }
 
-  private void sendOnSchedule(OpenLoopSchedule schedule) throws InterruptedException {
+  private void sendOnSchedule(OpenLoopSchedule schedule, Phases phases)
+      throws InterruptedException {
+    boolean measuring = false;
     for (long i = 0; ; i++) {
       long due = schedule.dueNanos(i);
       if (due - end >= 0) {
         return;
       }
-      for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-        LockSupport.parkNanos(wait);
+      sleepUntil(due);
+      if (!measuring && due - measureStart >= 0) {
+        measuring = true;
+        phases.measuring();
       }
       inFlight.acquire();
       send(stubs.get((int) (i % stubs.size())), due, inFlight::release);
+    }
+  }
+
+  private static void sleepUntil(long nanoTime) {
+    for (long wait = nanoTime - System.nanoTime(); wait > 0; wait = nanoTime - System.nanoTime()) {
+      LockSupport.parkNanos(wait);
     }
   }
 

@@ -141,7 +141,22 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    BenchResult result = LoadGenerator.run(toConfig());
+    BenchConfig config = toConfig();
+    PrintWriter err = spec.commandLine().getErr();
+    BenchResult result =
+        LoadGenerator.run(
+            config,
+            new LoadGenerator.Phases() {
+              @Override
+              public void measuring() {
+                progress(err, "bench: measuring for " + config.duration().toMillis() + " ms");
+              }
+
+              @Override
+              public void windowClosed() {
+                progress(err, "bench: window closed, waiting for the answers in flight");
+              }
+            });
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       spec.commandLine().getErr().print(result.toText());
@@ -152,6 +167,12 @@ final class BenchCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Progress goes to stderr, so stdout stays the summary or the one JSON line. */
+  private static void progress(PrintWriter err, String line) {
+    err.println(line);
+    err.flush();
   }
 
   private BenchConfig toConfig() {

@@ -9,6 +9,7 @@ import dev.sluice.testing.RunningSluice;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -92,9 +93,24 @@ class LoadGeneratorIT {
             config.requests(),
             config.keys());
 
-    BenchResult result = LoadGenerator.run(config);
+    List<String> phases = new CopyOnWriteArrayList<>();
+    BenchResult result =
+        LoadGenerator.run(
+            config,
+            new LoadGenerator.Phases() {
+              @Override
+              public void measuring() {
+                phases.add("measuring");
+              }
+
+              @Override
+              public void windowClosed() {
+                phases.add("closed");
+              }
+            });
 
     assertCountsAddUp(result);
+    assertThat(phases).containsExactly("measuring", "closed");
     assertThat(result.setup().mode()).isEqualTo("open");
     // 200/s for 1 s from an offset that is a whole number of intervals: exactly 200.
     assertThat(result.counts().sent()).isEqualTo(200);

@@ -56,7 +56,11 @@ class BenchCommandIT {
       assertThat(fields.get("keys").getStringValue()).isEqualTo("5");
       assertThat(fields.get("mode").getStringValue()).isEqualTo("closed");
       assertThat(fields.get("p99_us").getNumberValue()).isPositive();
-      assertThat(err.toString()).contains("decisions/s").contains("latency p50");
+      assertThat(err.toString())
+          .contains("bench: measuring for 1000 ms")
+          .contains("bench: window closed")
+          .contains("decisions/s")
+          .contains("latency p50");
     }
   }
 }
