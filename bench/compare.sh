@@ -11,7 +11,8 @@
 # CPU per decision of Redis, of the server JVM and of the load generator from /proc/PID/stat.
 #
 # Usage: bench/compare.sh            (from anywhere; builds the jars when sources are newer)
-# Env:   DURATION=10s  WARMUP=4s  CONCURRENCY=64  CHANNELS=2  REDIS_POOL_SIZE=(Sluice default)
+# Env:   DURATION=10s  WARMUP=4s (each load generator)  SERVER_WARMUP=10s (each server, once)
+#        CONCURRENCY=64  CHANNELS=2  REDIS_POOL_SIZE=(Sluice default)
 #        SKIP_BUILD=1 to use the jars as they are.
 # A "decision" is one counted descriptor: a request with 4 descriptors is 4 decisions, one
 # EVALSHA is 1. req/s counts ShouldRateLimit calls. The private redis-server runs on a free port;
@@ -28,6 +29,7 @@ seconds() { # "10s" or "10" -> 10
 }
 DURATION_S=$(seconds "${DURATION:-10s}")
 WARMUP_S=$(seconds "${WARMUP:-4s}")
+SERVER_WARMUP_S=$(seconds "${SERVER_WARMUP:-10s}")
 CONCURRENCY=${CONCURRENCY:-64}
 CHANNELS=${CHANNELS:-2}
 (( DURATION_S >= 3 )) || { echo "compare: DURATION must be at least 3s" >&2; exit 2; }
@@ -39,6 +41,7 @@ BURST=100000
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare.XXXXXX")
 PIDS=()
 RESULTS=$WORK/results.tsv
+RUN_NO=0
 : >"$RESULTS"
 CLK_TCK=$(getconf CLK_TCK)
 
@@ -84,11 +87,16 @@ for tool in java mvn redis-server redis-cli redis-benchmark curl awk; do
   command -v "$tool" >/dev/null || die "$tool is not on PATH"
 done
 
-# A port nothing listens on (never 6379): random in 20000-59999, probed with /dev/tcp.
+# A port for redis-server: nothing listens on it (probed with /dev/tcp), never 6379, and below
+# the kernel's ephemeral range, so no outgoing connection of this run can hold it. The JVMs
+# bind port 0 and report the port they got.
 free_port() {
-  local port
+  local low port
+  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  ((low > 11000)) || low=32768
   for _ in $(seq 1 200); do
-    port=$(((RANDOM * 32768 + RANDOM) % 40000 + 20000))
+    port=$(((RANDOM * 32768 + RANDOM) % (low - 10000) + 10000))
+    ((port == 6379)) && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
@@ -177,65 +185,81 @@ record() {
   echo "$*" >>"$RESULTS"
 }
 
-# per_decision BEFORE AFTER DECISIONS_PER_S USES_REDIS SERVER_PID CLIENT_PID
-#   -> "cmds reads redis_us server_us client_us" per decision, from the rates between snapshots.
+# per_decision BEFORE AFTER DECISIONS USES_REDIS SERVER CLIENT
+#   -> "cmds reads redis_us server_us client_us" per decision between the two snapshots.
 per_decision() {
-  awk -v a="$1" -v b="$2" -v rate="$3" -v redis="$4" -v server="$5" -v client="$6" \
+  awk -v a="$1" -v b="$2" -v decisions="$3" -v redis="$4" -v server="$5" -v client="$6" \
     -v tck="$CLK_TCK" 'BEGIN {
       split(a, x, " "); split(b, y, " ");
-      dt = (y[1] - x[1]) / 1e9;
-      if (dt <= 0 || rate <= 0) { print "- - - - -"; exit }
-      per = dt * rate;  # decisions between the snapshots
+      if (decisions <= 0) { print "- - - - -"; exit }
       us = 1e6 / tck;
-      cmds = redis ? sprintf("%.2f", (y[2] - x[2]) / per) : "-";
-      reads = redis ? sprintf("%.2f", (y[3] - x[3]) / per) : "-";
-      rcpu = redis ? sprintf("%.1f", (y[4] - x[4]) * us / per) : "-";
-      scpu = server ? sprintf("%.1f", (y[5] - x[5]) * us / per) : "-";
-      ccpu = client ? sprintf("%.1f", (y[6] - x[6]) * us / per) : "-";
+      cmds = redis ? sprintf("%.2f", (y[2] - x[2]) / decisions) : "-";
+      reads = redis ? sprintf("%.2f", (y[3] - x[3]) / decisions) : "-";
+      rcpu = redis ? sprintf("%.1f", (y[4] - x[4]) * us / decisions) : "-";
+      scpu = server ? sprintf("%.1f", (y[5] - x[5]) * us / decisions) : "-";
+      ccpu = client ? sprintf("%.1f", (y[6] - x[6]) * us / decisions) : "-";
       print cmds, reads, rcpu, scpu, ccpu }'
 }
 
-# measure_jvm LABEL GROUP M USES_REDIS SERVER_PID [SELF] -- COMMAND...
-#   Runs a load generator that prints one BenchResult JSON line; snapshots one second into the
-#   measured load and at its end (rates, so JVM start-up and the drain are left out).
+# wait_line FILE TEXT SECONDS PID: until FILE holds TEXT; fails when PID ends first.
+wait_line() {
+  local deadline=$((SECONDS + $3))
+  until grep -qF "$2" "$1" 2>/dev/null; do
+    alive "$4" || die "the load generator ended before printing '$2': $(tail -5 "$1")"
+    ((SECONDS < deadline)) || die "no '$2' after $3 s: $(tail -5 "$1")"
+    sleep 0.05
+  done
+}
+
+# measure_jvm LABEL GROUP M USES_REDIS SERVER_PID SELF -- COMMAND...
+#   Runs a load generator that prints "bench: measuring" and "bench: window closed" on stderr
+#   and one BenchResult JSON line on stdout; the snapshots are taken at those two lines, so the
+#   counters cover the measured window (warmup, JVM start-up and the drain are left out).
 #   SELF: the load generator is the system under test (Bucket4j): its CPU goes in the server column.
 measure_jvm() {
   local label=$1 group=$2 m=$3 redis=$4 server=$5 self=$6
   shift 7
   [[ $redis == 1 ]] && redis-cli -p "$REDIS_PORT" flushall >/dev/null
   log "measuring: $label"
-  "$@" >"$WORK/run.json" 2>"$WORK/run.err" &
+  # Fresh files per run, made before the launch: the child truncates its own output only once
+  # it runs, so reusing one file could show the previous run's lines to wait_line.
+  RUN_NO=$((RUN_NO + 1))
+  local out="$WORK/run-$RUN_NO.json" err="$WORK/run-$RUN_NO.err"
+  : >"$out"
+  : >"$err"
+  "$@" >"$out" 2>"$err" &
   local client=$!
   PIDS+=("$client")
-  sleep $((WARMUP_S + 1))
-  local server_pid=$server
-  [[ $self == self ]] && server_pid=$client
+  local server_pid=$server client_pid=$client
+  if [[ $self == self ]]; then
+    server_pid=$client
+    client_pid=""
+  fi
   local before after
-  before=$(snapshot "$server_pid" "$client")
-  sleep $((DURATION_S - 1))
-  after=$(snapshot "$server_pid" "$client")
-  wait "$client" || die "$label failed: $(tail -5 "$WORK/run.err")"
+  wait_line "$err" "bench: measuring" $((WARMUP_S + 120)) "$client"
+  before=$(snapshot "$server_pid" "$client_pid")
+  wait_line "$err" "bench: window closed" $((DURATION_S + 60)) "$client"
+  after=$(snapshot "$server_pid" "$client_pid")
+  wait "$client" || die "$label failed: $(tail -5 "$err")"
   forget_pid "$client"
   local json
-  json=$(tail -1 "$WORK/run.json")
-  [[ $json == \{* ]] || die "$label printed no JSON: $(tail -5 "$WORK/run.err")"
-  local errors req_s
+  json=$(tail -1 "$out")
+  [[ $json == \{* ]] || die "$label printed no JSON: $(tail -5 "$err")"
+  local errors
   errors=$(json_field errors "$json")
-  ((errors == 0)) || log "warning: $label had $errors errors"
-  req_s=$(json_field decisions_per_s "$json")
-  local dec_s
-  dec_s=$(awk -v r="$req_s" -v m="$m" 'BEGIN{print r * m}')
-  local client_pid=$client
-  [[ $self == self ]] && client_pid=""
-  read -r cmds reads rcpu scpu ccpu < <(per_decision "$before" "$after" "$dec_s" \
+  ((errors == 0)) || log "warning: $label had $errors errors: $(grep -m1 '^first' "$err")"
+  local decisions
+  decisions=$(awk -v ok="$(json_field ok "$json")" -v over="$(json_field over_limit "$json")" \
+    -v m="$m" 'BEGIN{print (ok + over) * m}')
+  read -r cmds reads rcpu scpu ccpu < <(per_decision "$before" "$after" "$decisions" \
     "$([[ $redis == 1 ]] && echo 1 || echo 0)" "$([[ -n $server_pid ]] && echo 1 || echo 0)" \
     "$([[ -n $client_pid ]] && echo 1 || echo 0)")
-  record "$label" "$group" "$m" "$(json_field keys "$json")" "$req_s" \
+  LAST_REQ_S=$(json_field decisions_per_s "$json")
+  record "$label" "$group" "$m" "$(json_field keys "$json")" "$LAST_REQ_S" \
     "$(awk -v u="$(json_field p50_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
     "$(awk -v u="$(json_field p99_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
     "$(awk -v u="$(json_field p999_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
     "$cmds" "$reads" "$rcpu" "$scpu" "$ccpu"
-  LAST_REQ_S=$req_s
 }
 
 # bench_cmd PORT KEY_ENTRY M KEYS [extra flags...]: sets CMD to a `sluice bench` command line
@@ -271,13 +295,9 @@ measure_redis_benchmark() { # LABEL PIPELINE
   before=$(snapshot "" "")
   redis-benchmark -n "$n" "${args[@]}" 2>/dev/null | tr '\r' '\n' >"$WORK/rb.out"
   after=$(snapshot "" "")
-  local seconds
-  seconds=$(awk -v a="$before" -v b="$after" 'BEGIN{split(a,x," "); split(b,y," ");
-    print (y[1]-x[1])/1e9}')
   local req_s
   req_s=$(awk '/throughput summary/{print $3}' "$WORK/rb.out")
-  read -r cmds reads rcpu _ _ < <(per_decision "$before" "$after" \
-    "$(awk -v n="$n" -v s="$seconds" 'BEGIN{print n/s}')" 1 0 0)
+  read -r cmds reads rcpu _ _ < <(per_decision "$before" "$after" "$n" 1 0 0)
   record "$label" redis 1 random "$req_s" "$(rb_percentile "$WORK/rb.out" 50)" \
     "$(rb_percentile "$WORK/rb.out" 99)" "$(rb_percentile "$WORK/rb.out" 99.9)" \
     "$cmds" "$reads" "$rcpu" "-" "-"
@@ -312,17 +332,42 @@ EOF
 
 healthy() { curl -sf "http://127.0.0.1:$1/healthcheck"; }
 
-start_sluice() { # start_sluice STORE -> SLUICE_PID, SLUICE_PORT
+# warm_server PORT ENTRY...: one unmeasured client per ENTRY, in parallel, for SERVER_WARMUP, so
+# the first measured row does not pay for the server JVM's JIT compilation.
+warm_server() {
+  local port=$1 entry pids=() n=0
+  shift
+  log "warming the server on port $port for ${SERVER_WARMUP_S}s"
+  for entry in "$@"; do
+    java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port" --concurrency "$CONCURRENCY" \
+      --channels "$CHANNELS" --duration "${SERVER_WARMUP_S}s" --warmup 0s --domain bench \
+      --descriptor "$entry=" --descriptors-per-request 4 --keys random \
+      >"$WORK/warm-$port-$((++n)).log" 2>&1 &
+    pids+=($!)
+    PIDS+=("$!")
+  done
+  for pid in "${pids[@]}"; do
+    wait "$pid" || die "warming failed: $(tail -3 "$WORK"/warm-*.log)"
+    forget_pid "$pid"
+  done
+}
+
+# start_sluice STORE -> SLUICE_PID, SLUICE_PORT (Sluice binds free ports and logs them)
+start_sluice() {
   local store=$1
-  SLUICE_PORT=$(free_port)
-  local http
-  http=$(free_port)
-  local args=(serve --config "$WORK/rules" --store "$store" --grpc-port "$SLUICE_PORT"
-    --http-port "$http" --redis-url "redis://127.0.0.1:$REDIS_PORT")
+  local args=(serve --config "$WORK/rules" --store "$store" --grpc-port 0 --http-port 0
+    --redis-url "redis://127.0.0.1:$REDIS_PORT")
   [[ -n ${REDIS_POOL_SIZE:-} ]] && args+=(--redis-pool-size "$REDIS_POOL_SIZE")
   start_bg "sluice-$store" java -jar "$SLUICE_JAR" "${args[@]}"
   SLUICE_PID=$BG_PID
-  wait_for "sluice serve --store $store" 90 healthy "$http"
+  wait_line "$WORK/sluice-$store.log" "Sluice ready" 90 "$SLUICE_PID"
+  local ready
+  ready=$(grep -m1 "Sluice ready" "$WORK/sluice-$store.log")
+  SLUICE_PORT=$(sed -E 's/.*grpc port ([0-9]+).*/\1/' <<<"$ready")
+  local http
+  http=$(sed -E 's/.*http port ([0-9]+).*/\1/' <<<"$ready")
+  wait_for "sluice serve --store $store" 30 healthy "$http"
+  warm_server "$SLUICE_PORT" fw tb
 }
 
 sluice_rows() { # sluice_rows STORE
@@ -357,7 +402,7 @@ machine() {
   echo "java: $(java -version 2>&1 | head -1)"
   echo "redis: $(redis-server --version | awk '{print $3}')"
   echo "sluice: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
-  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s, limits ${LIMIT_PER_SECOND}/s (burst $BURST), redis pool ${REDIS_POOL_SIZE:-Sluice default}"
+  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), redis pool ${REDIS_POOL_SIZE:-Sluice default}"
 }
 
 print_table() {
@@ -423,11 +468,13 @@ main() {
       --capacity "$BURST" --refill-per-second "$LIMIT_PER_SECOND" --json
   done
 
-  local ceiling_port
-  ceiling_port=$(free_port)
-  start_bg bench-server java -jar "$SLUICE_JAR" bench-server --port "$ceiling_port"
+  start_bg bench-server java -jar "$SLUICE_JAR" bench-server --port 0
   local ceiling_pid=$BG_PID
-  wait_for "bench-server" 60 grep -q "answering OK" "$WORK/bench-server.log"
+  wait_line "$WORK/bench-server.log" "answering OK on gRPC port" 60 "$ceiling_pid"
+  local ceiling_port
+  ceiling_port=$(sed -E 's/.*gRPC port ([0-9]+).*/\1/' <<<"$(grep -m1 "answering OK" \
+    "$WORK/bench-server.log")")
+  warm_server "$ceiling_port" fw fw
   local m
   for m in 1 4; do
     bench_cmd "$ceiling_port" fw "$m" random
