@@ -2,6 +2,7 @@ package dev.sluice.peer;
 
 import dev.sluice.bench.BenchResult;
 import dev.sluice.bench.LatencySummary;
+import dev.sluice.bench.ProcessCpu;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
@@ -73,6 +74,7 @@ public final class Bucket4jPeer implements Callable<Integer> {
   private final LongAdder ok = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+  private final Map<String, String> firstErrors = new ConcurrentHashMap<>();
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new Bucket4jPeer()).execute(args));
@@ -127,13 +129,15 @@ public final class Bucket4jPeer implements Callable<Integer> {
     }
     // The same progress lines as `sluice bench`, so compare.sh snapshots around the window.
     sleepUntil(measureStart);
+    long cpuAtStart = ProcessCpu.nanos();
     System.err.println("bench: measuring for " + (end - measureStart) / 1_000_000 + " ms");
     sleepUntil(end);
+    long cpu = ProcessCpu.between(cpuAtStart, ProcessCpu.nanos());
     System.err.println("bench: window closed, waiting for the answers in flight");
     for (Thread caller : callers) {
       caller.join();
     }
-    return result(Duration.ofNanos(end - measureStart));
+    return result(Duration.ofNanos(end - measureStart), cpu);
   }
 
   private static void sleepUntil(long nanoTime) {
@@ -159,7 +163,9 @@ public final class Bucket4jPeer implements Callable<Integer> {
         }
       } catch (RuntimeException e) {
         if (measured) {
-          errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new LongAdder()).increment();
+          String name = e.getClass().getSimpleName();
+          errors.computeIfAbsent(name, k -> new LongAdder()).increment();
+          firstErrors.putIfAbsent(name, String.valueOf(e.getMessage()));
         }
       }
       if (measured) {
@@ -173,7 +179,7 @@ public final class Bucket4jPeer implements Callable<Integer> {
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  private BenchResult result(Duration measured) {
+  private BenchResult result(Duration measured, long cpuNanos) {
     Map<String, Long> errorCounts = new HashMap<>();
     errors.forEach((name, count) -> errorCounts.put(name, count.sum()));
     BenchResult.Setup setup =
@@ -182,6 +188,8 @@ public final class Bucket4jPeer implements Callable<Integer> {
         setup,
         new BenchResult.Counts(sent.sum(), ok.sum(), refused.sum(), errorCounts),
         measured,
-        LatencySummary.from(latencies.getIntervalHistogram()));
+        LatencySummary.from(latencies.getIntervalHistogram()),
+        firstErrors,
+        cpuNanos);
   }
 }

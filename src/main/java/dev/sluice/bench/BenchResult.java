@@ -15,13 +15,17 @@ import java.util.stream.Collectors;
  * @param measured the measurement window (warmup excluded)
  * @param firstErrors the first message seen for each error code in {@link Counts#errors}, so a
  *     failing run says why; may be empty
+ * @param processCpuNanos CPU time this process used during the window (all threads), -1 when the
+ *     JVM cannot tell; read by the process itself, so it is exact even when the process exits right
+ *     after
  */
 public record BenchResult(
     Setup setup,
     Counts counts,
     Duration measured,
     LatencySummary latency,
-    Map<String, String> firstErrors) {
+    Map<String, String> firstErrors,
+    long processCpuNanos) {
   public BenchResult {
     Objects.requireNonNull(setup, "setup");
     Objects.requireNonNull(counts, "counts");
@@ -30,8 +34,9 @@ public record BenchResult(
     firstErrors = Map.copyOf(firstErrors);
   }
 
+  /** A result without error messages and without a CPU reading. */
   public BenchResult(Setup setup, Counts counts, Duration measured, LatencySummary latency) {
-    this(setup, counts, measured, latency, Map.of());
+    this(setup, counts, measured, latency, Map.of(), -1);
   }
 
   /**
@@ -100,6 +105,15 @@ public record BenchResult(
             counts.overLimit(),
             counts.errorCount()));
     text.append("latency ").append(latency.toText()).append(System.lineSeparator());
+    long answered = counts.ok() + counts.overLimit();
+    if (processCpuNanos >= 0 && answered > 0) {
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "process CPU %.3f s in the window, %.1f us per answered request%n",
+              processCpuNanos / 1e9,
+              processCpuNanos / 1e3 / answered));
+    }
     if (!counts.errors().isEmpty()) {
       text.append("errors by code: ").append(errorList()).append(System.lineSeparator());
     }
@@ -127,7 +141,7 @@ public record BenchResult(
         Locale.ROOT,
         "{\"tool\":\"%s\",\"target\":\"%s\",\"mode\":\"%s\",\"concurrency\":%d,\"rate\":%.1f,"
             + "\"descriptors\":%d,\"keys\":\"%s\",\"duration_s\":%.3f,\"sent\":%d,\"ok\":%d,"
-            + "\"over_limit\":%d,\"errors\":%d,\"decisions_per_s\":%.1f,%s}",
+            + "\"over_limit\":%d,\"errors\":%d,\"decisions_per_s\":%.1f,%s,\"cpu_s\":%s}",
         jsonText(setup.tool()),
         jsonText(setup.target()),
         jsonText(setup.mode()),
@@ -141,7 +155,8 @@ public record BenchResult(
         counts.overLimit(),
         counts.errorCount(),
         decisionsPerSecond(),
-        latency.toJsonFields());
+        latency.toJsonFields(),
+        processCpuNanos < 0 ? "-1" : String.format(Locale.ROOT, "%.3f", processCpuNanos / 1e9));
   }
 
   private static String jsonText(String text) {

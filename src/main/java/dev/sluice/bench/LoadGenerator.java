@@ -58,6 +58,8 @@ public final class LoadGenerator {
   private final long start;
   private final long measureStart;
   private final long end;
+  private long cpuAtMeasureStart = -1;
+  private long cpuAtEnd = -1;
 
   private LoadGenerator(BenchConfig config, List<ManagedChannel> channels, long start) {
     this.config = config;
@@ -139,9 +141,10 @@ public final class LoadGenerator {
     } else {
       startChains();
       sleepUntil(measureStart);
-      phases.measuring();
+      measuring(phases);
     }
     sleepUntil(end);
+    cpuAtEnd = ProcessCpu.nanos();
     phases.windowClosed();
     boolean drained =
         inFlight.tryAcquire(
@@ -180,11 +183,16 @@ public final class LoadGenerator {
       sleepUntil(due);
       if (!measuring && due - measureStart >= 0) {
         measuring = true;
-        phases.measuring();
+        measuring(phases);
       }
       inFlight.acquire();
       send(stubs.get((int) (i % stubs.size())), due, inFlight::release);
     }
+  }
+
+  private void measuring(Phases phases) {
+    cpuAtMeasureStart = ProcessCpu.nanos();
+    phases.measuring();
   }
 
   private static void sleepUntil(long nanoTime) {
@@ -235,7 +243,8 @@ public final class LoadGenerator {
         new BenchResult.Counts(sentCount, okCount, overCount, errorCounts),
         config.duration(),
         LatencySummary.from(latencies.getIntervalHistogram()),
-        firstErrors);
+        firstErrors,
+        ProcessCpu.between(cpuAtMeasureStart, cpuAtEnd));
   }
 
   private void countError(String code, String message) {

@@ -58,7 +58,8 @@ class BenchResultTest {
             plain.counts(),
             plain.measured(),
             plain.latency(),
-            Map.of("UNAVAILABLE", "io exception"));
+            Map.of("UNAVAILABLE", "io exception"),
+            -1);
 
     assertThat(result.toText())
         .endsWith(
@@ -77,7 +78,26 @@ class BenchResultTest {
                 + "\"concurrency\":64,\"rate\":800.0,\"descriptors\":4,\"keys\":\"hot\","
                 + "\"duration_s\":2.000,\"sent\":1503,\"ok\":1000,\"over_limit\":500,\"errors\":3,"
                 + "\"decisions_per_s\":750.0,\"p50_us\":250.0,\"p90_us\":400.0,\"p99_us\":900.0,"
-                + "\"p999_us\":2500.0,\"max_us\":7000.0}");
+                + "\"p999_us\":2500.0,\"max_us\":7000.0,\"cpu_s\":-1}");
+  }
+
+  @Test
+  void processCpu_known_inTextPerAnsweredRequestAndInJsonAsSeconds() {
+    BenchResult plain = result("closed", 0, Map.of());
+    BenchResult result =
+        new BenchResult(
+            plain.setup(),
+            plain.counts(),
+            plain.measured(),
+            plain.latency(),
+            Map.of(),
+            3_000_000_000L);
+
+    assertThat(result.toText())
+        .endsWith(
+            "process CPU 3.000 s in the window, 2000.0 us per answered request"
+                + System.lineSeparator());
+    assertThat(result.toJson()).endsWith(",\"cpu_s\":3.000}");
   }
 
   @Test

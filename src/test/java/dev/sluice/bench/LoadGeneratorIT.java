@@ -66,6 +66,7 @@ class LoadGeneratorIT {
     assertThat(result.counts().errors()).isEmpty();
     assertThat(result.latency().count()).isEqualTo(result.counts().sent());
     assertThat(result.latency().p50Nanos()).isPositive();
+    assertThat(result.processCpuNanos()).isPositive();
   }
 
   @Test
