@@ -7,8 +7,10 @@
 #   (4) Sluice end to end over gRPC, memory and Redis stores, a fixed-window and a token-bucket
 #       rule, 1 and 4 descriptors per request, hot and random keys;
 #   plus p50/p99/p999 at half the measured maximum (open loop, `bench --rate`).
-# Per row also Redis commands and reads (~round trips) per decision from INFO stats deltas, and
-# CPU per decision of Redis, of the server JVM and of the load generator from /proc/PID/stat.
+# Per row also Redis commands and reads (~round trips) per decision from INFO stats deltas, CPU
+# per decision of Redis and of the server JVM from /proc/PID/stat deltas, and of the load
+# generator as it reports itself (its JSON's cpu_s). All deltas cover exactly the measured
+# window: they are taken when the load generator prints "bench: measuring" / "window closed".
 #
 # Usage: bench/compare.sh            (from anywhere; builds the jars when sources are newer)
 # Env:   DURATION=10s  WARMUP=4s (each load generator)  SERVER_WARMUP=10s (each server, once)
@@ -230,16 +232,13 @@ measure_jvm() {
   "$@" >"$out" 2>"$err" &
   local client=$!
   PIDS+=("$client")
-  local server_pid=$server client_pid=$client
-  if [[ $self == self ]]; then
-    server_pid=$client
-    client_pid=""
-  fi
+  local server_pid=$server
+  [[ $self == self ]] && server_pid=""
   local before after
   wait_line "$err" "bench: measuring" $((WARMUP_S + 120)) "$client"
-  before=$(snapshot "$server_pid" "$client_pid")
+  before=$(snapshot "$server_pid" "")
   wait_line "$err" "bench: window closed" $((DURATION_S + 60)) "$client"
-  after=$(snapshot "$server_pid" "$client_pid")
+  after=$(snapshot "$server_pid" "")
   wait "$client" || die "$label failed: $(tail -5 "$err")"
   forget_pid "$client"
   local json
@@ -252,8 +251,17 @@ measure_jvm() {
   decisions=$(awk -v ok="$(json_field ok "$json")" -v over="$(json_field over_limit "$json")" \
     -v m="$m" 'BEGIN{print (ok + over) * m}')
   read -r cmds reads rcpu scpu ccpu < <(per_decision "$before" "$after" "$decisions" \
-    "$([[ $redis == 1 ]] && echo 1 || echo 0)" "$([[ -n $server_pid ]] && echo 1 || echo 0)" \
-    "$([[ -n $client_pid ]] && echo 1 || echo 0)")
+    "$([[ $redis == 1 ]] && echo 1 || echo 0)" "$([[ -n $server_pid ]] && echo 1 || echo 0)" 0)
+  # The load generator may exit right after the window, before /proc could be read: it reports
+  # its own CPU over the window (cpu_s) instead.
+  local own_cpu
+  own_cpu=$(awk -v s="$(json_field cpu_s "$json")" -v d="$decisions" \
+    'BEGIN{print (s < 0 || d <= 0) ? "-" : sprintf("%.1f", s * 1e6 / d)}')
+  if [[ $self == self ]]; then
+    scpu=$own_cpu
+  else
+    ccpu=$own_cpu
+  fi
   LAST_REQ_S=$(json_field decisions_per_s "$json")
   record "$label" "$group" "$m" "$(json_field keys "$json")" "$LAST_REQ_S" \
     "$(awk -v u="$(json_field p50_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
@@ -433,8 +441,9 @@ print_table() {
       print "/rP1, /rP16: dec/s over redis-benchmark EVALSHA token_bucket.lua unpipelined / -P 16."
       print "/b4j: dec/s over Bucket4j with the same keys. /ceil: req/s over the do-nothing server at the same M."
       print "cmd/dec: Redis total_commands_processed per decision (commands inside Lua count too)."
-      print "rt/dec: Redis total_reads_processed per decision (~ round trips). *us: CPU microseconds per"
-      print "decision of redis-server, the server JVM (Sluice, bench-server, or Bucket4j in-process) and the load generator."
+      print "rt/dec: Redis total_reads_processed per decision (~ round trips). redisus, srv us, cli us: CPU"
+      print "microseconds per decision of redis-server, of the server JVM (Sluice, bench-server, or Bucket4j"
+      print "in-process) and of the load generator, over the measured window."
       print "@50%: open loop (bench --rate) at half the closed-loop req/s of the row above; latency from the due time."
       printf "load average at start: %s; at end: %s\n", start_load, end_load
     }' "$RESULTS"
