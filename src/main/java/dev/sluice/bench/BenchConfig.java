@@ -10,7 +10,8 @@ import java.util.Objects;
  *     (a sender that hits it waits, but latency still counts from the due time)
  * @param channels gRPC channels (HTTP/2 connections) the requests are spread over, round-robin
  * @param ratePerSecond 0 for closed loop, else the open-loop rate in requests per second
- * @param warmup sent like the measured requests, then left out of every count and percentile
+ * @param warmup sent like the measured requests, then left out of every count and percentile; in
+ *     open loop the rate ramps up from 0 over the warmup
  * @param timeout deadline of each request
  */
 public record BenchConfig(

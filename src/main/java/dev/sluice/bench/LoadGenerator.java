@@ -26,10 +26,10 @@ import org.HdrHistogram.Recorder;
  * what came back.
  *
  * <p>Closed loop (rate 0): {@code concurrency} chains, each sending its next request when the
- * previous one is answered; latency runs from the actual send. Open loop: request {@code i} is due
- * at {@code start + i / rate} ({@link OpenLoopSchedule}) and its latency runs from that due time,
- * so when the server (or this client) falls behind, the waiting shows in the percentiles instead of
- * silently lowering the send rate.
+ * previous one is answered; latency runs from the actual send. Open loop: requests are due on a
+ * fixed schedule ({@link OpenLoopSchedule}: the rate ramps up over the warmup, then holds) and each
+ * latency runs from its due time, so when the server (or this client) falls behind, the waiting
+ * shows in the percentiles instead of silently lowering the send rate.
  *
  * <p>A request belongs to the phase its send (or due) time falls in; after the window no new
  * requests are sent and every measured one is waited for (up to its deadline and 5 s more), so
@@ -137,7 +137,8 @@ public final class LoadGenerator {
 
   private BenchResult measure(Phases phases) throws InterruptedException {
     if (config.openLoop()) {
-      sendOnSchedule(new OpenLoopSchedule(start, config.ratePerSecond()), phases);
+      sendOnSchedule(
+          new OpenLoopSchedule(start, config.ratePerSecond(), config.warmup().toNanos()), phases);
     } else {
       startChains();
       sleepUntil(measureStart);

@@ -69,8 +69,8 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "${env:SLUICE_BENCH_WARMUP:-2s}",
       converter = Converters.DurationConverter.class,
       description =
-          "Load before the measurement, left out of the results (env SLUICE_BENCH_WARMUP, default"
-              + " ${DEFAULT-VALUE}).")
+          "Load before the measurement, left out of the results; with --rate the rate ramps up over"
+              + " it (env SLUICE_BENCH_WARMUP, default ${DEFAULT-VALUE}).")
   Duration warmup;
 
   @Option(

@@ -55,6 +55,34 @@ class OpenLoopScheduleTest {
   }
 
   @Test
+  void ramp_twoSecondsToThousandPerSecond_rateRisesLinearlyThenHolds() {
+    OpenLoopSchedule schedule = new OpenLoopSchedule(START, 1000, 2_000_000_000L);
+
+    assertThat(schedule.rampRequests()).isEqualTo(1000.0);
+    // After 1 s of a ramp rising to 1000/s over 2 s: 1000 * 1^2 / (2 * 2) = 250 requests.
+    assertThat(schedule.dueNanos(250)).isEqualTo(START + 1_000_000_000L);
+    assertThat(schedule.dueNanos(1000)).isEqualTo(START + 2_000_000_000L);
+    assertThat(schedule.dueNanos(1001)).isEqualTo(START + 2_001_000_000L);
+    assertThat(schedule.countBetween(START, START + 2_000_000_000L)).isEqualTo(1000);
+    assertThat(schedule.countBetween(START + 2_000_000_000L, START + 12_000_000_000L))
+        .isEqualTo(10_000);
+  }
+
+  @Test
+  void ramp_dueTimesNeverGoBackwards() {
+    OpenLoopSchedule schedule = new OpenLoopSchedule(START, 333.3, 1_234_567_891L);
+
+    for (long i = 1; i < 2000; i++) {
+      assertThat(schedule.dueNanos(i)).isGreaterThanOrEqualTo(schedule.dueNanos(i - 1));
+    }
+  }
+
+  @Test
+  void new_negativeRamp_rejected() {
+    assertThatThrownBy(() -> new OpenLoopSchedule(0, 1, -1)).hasMessageContaining(": -1");
+  }
+
+  @Test
   void new_zeroNegativeOrNanRate_rejectedNamingTheValue() {
     assertThatThrownBy(() -> new OpenLoopSchedule(0, 0)).hasMessageContaining(": 0.0");
     assertThatThrownBy(() -> new OpenLoopSchedule(0, -1)).hasMessageContaining(": -1.0");
