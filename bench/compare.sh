@@ -77,6 +77,7 @@ cleanup() {
   done
   wait 2>/dev/null || true
   if ((status != 0)); then
+    rm -f "$WORK"/*.jar
     log "failed; logs kept in $WORK"
   else
     rm -rf "$WORK"
