@@ -1,8 +1,12 @@
 package dev.sluice.cli;
 
+import dev.sluice.bench.KeyMode;
+import dev.sluice.bench.RequestTemplate;
+import dev.sluice.bench.Target;
 import dev.sluice.config.StoreKind;
 import dev.sluice.limiter.FailureMode;
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -89,6 +93,39 @@ final class Converters {
       } catch (RuntimeException e) {
         throw new TypeConversionException(
             "invalid duration '" + value + "'; expected e.g. 10ms, 1s, 2m");
+      }
+    }
+  }
+
+  static final class TargetConverter implements ITypeConverter<Target> {
+    @Override
+    public Target convert(String value) {
+      try {
+        return Target.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class KeyModeConverter implements ITypeConverter<KeyMode> {
+    @Override
+    public KeyMode convert(String value) {
+      try {
+        return KeyMode.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class EntryConverter implements ITypeConverter<Entry> {
+    @Override
+    public Entry convert(String value) {
+      try {
+        return RequestTemplate.parseEntry(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
       }
     }
   }

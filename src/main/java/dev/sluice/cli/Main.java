@@ -9,7 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Global rate-limit service for Envoy (RLS v3).",
-    subcommands = {ServeCommand.class, CheckCommand.class})
+    subcommands = {
+      ServeCommand.class,
+      CheckCommand.class,
+      BenchCommand.class,
+      BenchServerCommand.class
+    })
 public final class Main implements Runnable {
 
   /** Exit code for a bad command line or invalid settings. */

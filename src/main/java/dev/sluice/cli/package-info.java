@@ -1,6 +1,7 @@
 /**
- * The command line: {@code serve} and {@code check}. Parses flags, each with a {@code SLUICE_*}
- * environment twin (the flag wins), into {@code config} records, and turns failures into one-line
- * errors and exit codes. The only package that reads the environment.
+ * The command line: {@code serve} and {@code check}, plus the measuring tools {@code bench} and
+ * {@code bench-server} (their engines live in {@code bench}). Parses flags, each with a {@code
+ * SLUICE_*} environment twin (the flag wins), into {@code config} records, and turns failures into
+ * one-line errors and exit codes. The only package that reads the environment.
  */
 package dev.sluice.cli;

@@ -1,0 +1,86 @@
+package dev.sluice.jmh;
+
+import dev.sluice.limiter.Decision;
+import dev.sluice.limiter.DescriptorRequest;
+import dev.sluice.limiter.RateLimitCall;
+import dev.sluice.limiter.RateLimiter;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
+import dev.sluice.rules.RuleSet;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One in-process decision, {@code RateLimiter.decide(call).join()}, on the memory store with the
+ * system clock: what Sluice costs without gRPC and without Redis. The call is built inside the
+ * benchmark, as the service builds it from every request. {@code hot}: every call counts the same
+ * key(s); {@code random}: a fresh random key per call, so each call creates counters (the store
+ * then holds about one second of them, since the limit is per second).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class LimiterBenchmark {
+  @Param({"hot", "random"})
+  public String keys;
+
+  @Param({"1", "4"})
+  public int descriptors;
+
+  @Param({"fixed_window", "token_bucket"})
+  public String algorithm;
+
+  private RateLimiter limiter;
+  private InMemoryCounterStore store;
+  private String[] hotValues;
+
+  @Setup
+  public void setUp() {
+    // High enough that a hot key is never over: the benchmark measures counting, not refusing.
+    RuleSet rules =
+        BenchmarkRules.single(
+            "{unit: second, requests_per_unit: 4000000000, algorithm: " + algorithm + "}");
+    store = new InMemoryCounterStore(Clock.systemUTC());
+    limiter = new RateLimiter(() -> rules, store, Algorithm.FIXED_WINDOW);
+    hotValues = new String[descriptors];
+    for (int i = 0; i < descriptors; i++) {
+      hotValues[i] = descriptors == 1 ? "hot" : "hot." + i;
+    }
+  }
+
+  @TearDown
+  public void tearDown() {
+    store.close();
+  }
+
+  @Benchmark
+  public Decision decide() {
+    boolean hot = keys.equals("hot");
+    String key = hot ? null : Long.toHexString(ThreadLocalRandom.current().nextLong());
+    List<DescriptorRequest> requests = new ArrayList<>(descriptors);
+    for (int i = 0; i < descriptors; i++) {
+      String value = hot ? hotValues[i] : descriptors == 1 ? key : key + "." + i;
+      requests.add(DescriptorRequest.of(new Entry("user", value)));
+    }
+    return limiter.decide(new RateLimitCall("bench", requests, 0)).join();
+  }
+}
