@@ -2,12 +2,14 @@ package dev.sluice.jmh;
 
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorRequest;
+import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
-import dev.sluice.rules.Algorithm;
+import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.memory.InMemoryCounterStore;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +62,13 @@ public class LimiterBenchmark {
         BenchmarkRules.single(
             "{unit: second, requests_per_unit: 4000000000, algorithm: " + algorithm + "}");
     store = new InMemoryCounterStore(Clock.systemUTC());
-    limiter = new RateLimiter(() -> rules, store, Algorithm.FIXED_WINDOW);
+    // The production wiring minus the network: real metrics on a private registry.
+    limiter =
+        new RateLimiter(
+            () -> rules,
+            RateLimiter.StoreChoice.of(store),
+            LimiterSettings.defaults(),
+            new SluiceMetrics(new PrometheusRegistry()));
     hotValues = new String[descriptors];
     for (int i = 0; i < descriptors; i++) {
       hotValues[i] = descriptors == 1 ? "hot" : "hot." + i;

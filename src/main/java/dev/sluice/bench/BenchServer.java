@@ -30,7 +30,8 @@ public final class BenchServer {
    */
   public static GrpcServer start(int port) {
     GrpcServer server =
-        new GrpcServer(port, handlerThreads(), List.of(new AlwaysOkRateLimitService()));
+        new GrpcServer(
+            port, handlerThreads(), List.of(new AlwaysOkRateLimitService().bindService()));
     server.start();
     server.setServing(true);
     return server;

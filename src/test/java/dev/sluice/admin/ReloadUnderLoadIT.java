@@ -79,9 +79,12 @@ class ReloadUnderLoadIT {
           Files.writeString(file, version(k));
           awaitVersion(load, k);
         }
-        Files.delete(file);
+        // Switch to the ConfigMap layout without a moment of "no rule file": the symlink replaces
+        // the file in one rename.
         Path data = swapIn(dir, version(++k), k);
-        Files.createSymbolicLink(file, Path.of("..data/rules.yaml"));
+        Path link = dir.resolve(".rules.yaml.tmp");
+        Files.createSymbolicLink(link, Path.of("..data/rules.yaml"));
+        Files.move(link, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         awaitVersion(load, k);
         for (int i = 0; i < REWRITES_PER_MODE; i++) {
           k++;
