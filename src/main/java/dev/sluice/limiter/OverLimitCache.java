@@ -35,6 +35,7 @@ public final class OverLimitCache {
         maxEntries <= 0
             ? null
             : Caffeine.newBuilder()
+                .executor(Runnable::run)
                 .maximumSize(maxEntries)
                 .ticker(ticker(clock))
                 .expireAfter(new UntilAllowed(clock))

@@ -82,13 +82,9 @@ public final class RateLimiter {
     }
     return store
         .acquire(hits)
-        .handle(
-            (answers, failure) ->
-                failure == null
-                    ? CompletableFuture.completedFuture(
-                        finish(call.domain(), plan, merge(plan, usages, cached, answers), cached))
-                    : onStoreFailure(call.domain(), plan, hits, failure))
-        .thenCompose(decision -> decision);
+        .thenApply(
+            answers -> finish(call.domain(), plan, merge(plan, usages, cached, answers), cached))
+        .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plan, hits, failure));
   }
 
   /**

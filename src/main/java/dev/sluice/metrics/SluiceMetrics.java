@@ -85,6 +85,7 @@ public final class SluiceMetrics {
             .labelNames("code")
             .classicOnly()
             .classicUpperBounds(LATENCY_BUCKETS)
+            .withoutExemplars()
             .register(registry);
     storeLatency =
         Histogram.builder()
@@ -93,6 +94,7 @@ public final class SluiceMetrics {
             .labelNames("store")
             .classicOnly()
             .classicUpperBounds(LATENCY_BUCKETS)
+            .withoutExemplars()
             .register(registry);
     storeErrors = counter("sluice_store_errors_total", "Failed store calls.", "store");
     reloads = counter("sluice_rules_reloads_total", "Rule reload attempts.", "result");
@@ -128,7 +130,13 @@ public final class SluiceMetrics {
   }
 
   private Counter counter(String name, String help, String... labels) {
-    return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
+    // No exemplars: there is no tracing to link to, and sampling them costs on every increment.
+    return Counter.builder()
+        .name(name)
+        .help(help)
+        .labelNames(labels)
+        .withoutExemplars()
+        .register(registry);
   }
 
   private Gauge gauge(String name, String help) {

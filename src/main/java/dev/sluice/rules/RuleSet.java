@@ -22,11 +22,15 @@ import java.util.TreeMap;
 public final class RuleSet {
   private static final RuleSet EMPTY = new RuleSet(Map.of(), List.of());
 
+  /** Hash lookup on the request path; {@link #domains()} gives the sorted names. */
   private final Map<String, Map<String, KeyGroup>> domains;
+
+  private final Set<String> domainNames;
   private final List<Rule> rules;
 
   private RuleSet(Map<String, Map<String, KeyGroup>> domains, List<Rule> rules) {
-    this.domains = domains;
+    this.domains = Map.copyOf(domains);
+    this.domainNames = Collections.unmodifiableSet(new java.util.TreeSet<>(domains.keySet()));
     this.rules = rules;
   }
 
@@ -153,7 +157,7 @@ public final class RuleSet {
 
   /** Domain names, sorted. */
   public Set<String> domains() {
-    return domains.keySet();
+    return domainNames;
   }
 
   /** Every rule with a rate_limit (counted or unlimited), in file order per domain. */

@@ -30,6 +30,10 @@ public final class CounterKey {
   }
 
   private static void escape(String part, StringBuilder out) {
+    if (!needsEscape(part)) {
+      out.append(part);
+      return;
+    }
     for (int i = 0; i < part.length(); i++) {
       char c = part.charAt(i);
       switch (c) {
@@ -39,5 +43,15 @@ public final class CounterKey {
         default -> out.append(c);
       }
     }
+  }
+
+  private static boolean needsEscape(String part) {
+    for (int i = 0; i < part.length(); i++) {
+      char c = part.charAt(i);
+      if (c == '%' || c == '|' || c == '=') {
+        return true;
+      }
+    }
+    return false;
   }
 }
