@@ -15,6 +15,8 @@
 # Usage: bench/compare.sh            (from anywhere; builds the jars when sources are newer)
 # Env:   DURATION=10s  WARMUP=4s (each load generator)  SERVER_WARMUP=10s (each server, once)
 #        CONCURRENCY=64  CHANNELS=2  REDIS_CONNECTIONS=(Sluice default)
+#        REDIS_TIMEOUT=100ms (Sluice's default 10ms times out here: the load generator, Sluice and
+#        Redis share 2 cores, so a lane thread can wait >10 ms for a CPU; see BENCHMARKS.md)
 #        SKIP_BUILD=1 to use the jars as they are.
 # A "decision" is one counted descriptor: a request with 4 descriptors is 4 decisions, one
 # EVALSHA is 1. req/s counts ShouldRateLimit calls. The private redis-server runs on a free port;
@@ -367,6 +369,7 @@ start_sluice() {
   local args=(serve --config "$WORK/rules" --store "$store" --grpc-port 0 --http-port 0
     --redis-url "redis://127.0.0.1:$REDIS_PORT")
   [[ -n ${REDIS_CONNECTIONS:-} ]] && args+=(--redis-connections "$REDIS_CONNECTIONS")
+  args+=(--redis-timeout "${REDIS_TIMEOUT:-100ms}")
   start_bg "sluice-$store" java -jar "$SLUICE_JAR" "${args[@]}"
   SLUICE_PID=$BG_PID
   wait_line "$WORK/sluice-$store.log" "Sluice ready" 90 "$SLUICE_PID"
@@ -411,7 +414,7 @@ machine() {
   echo "java: $(java -version 2>&1 | head -1)"
   echo "redis: $(redis-server --version | awk '{print $3}')"
   echo "sluice: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
-  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), redis connections ${REDIS_CONNECTIONS:-Sluice default}"
+  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-100ms}"
 }
 
 print_table() {
