@@ -1,6 +1,7 @@
 /**
- * The operator surface on the admin HTTP port: {@code /healthcheck} today; rules, metrics and
- * counter inspection later. Reads state through small interfaces handed in by the composition root;
- * never decides a rate limit itself.
+ * The operator surface: the admin HTTP port ({@code /healthcheck}, {@code /metrics}, {@code
+ * /rules}, {@code /rules/reload}, {@code /json}, {@code /counters}) and the {@code
+ * sluice.admin.v1.SluiceAdmin} gRPC service from {@code proto/}. Reads state through objects the
+ * composition root hands in; never decides a rate limit itself.
  */
 package dev.sluice.admin;
