@@ -17,4 +17,20 @@ public record ServeConfig(
     Objects.requireNonNull(limiter, "limiter");
     Objects.requireNonNull(headers, "headers");
   }
+
+  public ServeConfig withRules(RulesConfig newRules) {
+    return new ServeConfig(newRules, store, server, limiter, headers);
+  }
+
+  public ServeConfig withServer(ServerConfig newServer) {
+    return new ServeConfig(rules, store, newServer, limiter, headers);
+  }
+
+  public ServeConfig withLimiter(LimiterSettings newLimiter) {
+    return new ServeConfig(rules, store, server, newLimiter, headers);
+  }
+
+  public ServeConfig withHeaders(HeaderConfig newHeaders) {
+    return new ServeConfig(rules, store, server, limiter, newHeaders);
+  }
 }

@@ -47,17 +47,10 @@ class AdminGrpcIT {
   }
 
   private SluiceAdminGrpc.SluiceAdminBlockingStub start(boolean readOnly) {
-    ServeConfig defaults = RunningSluice.config(RunningSluice.memoryStore());
-    sluice =
-        RunningSluice.start(
-            RULES,
-            new ServeConfig(
-                defaults.rules(),
-                defaults.store(),
-                new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)),
-                defaults.limiter(),
-                defaults.headers()),
-            clock);
+    ServeConfig config =
+        RunningSluice.config(RunningSluice.memoryStore())
+            .withServer(new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)));
+    sluice = RunningSluice.start(RULES, config, clock);
     return SluiceAdminGrpc.newBlockingStub(sluice.channel());
   }
 

@@ -48,14 +48,9 @@ class AdminHttpIT {
   }
 
   private AdminClient start(boolean readOnly) {
-    ServeConfig defaults = RunningSluice.config(RunningSluice.memoryStore());
     ServeConfig config =
-        new ServeConfig(
-            defaults.rules(),
-            defaults.store(),
-            new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)),
-            defaults.limiter(),
-            defaults.headers());
+        RunningSluice.config(RunningSluice.memoryStore())
+            .withServer(new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)));
     sluice = RunningSluice.start(RULES, config, clock);
     return new AdminClient(sluice.httpPort());
   }

@@ -38,14 +38,11 @@ class EnvoyFacingIT {
   private final FakeClock clock = FakeClock.atEpochSecond(2_222);
 
   private RunningSluice start(LimiterSettings limiter, HeaderConfig headers, Algorithm algorithm) {
-    ServeConfig defaults = RunningSluice.config(RunningSluice.memoryStore());
     ServeConfig config =
-        new ServeConfig(
-            new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm),
-            defaults.store(),
-            defaults.server(),
-            limiter,
-            headers);
+        RunningSluice.config(RunningSluice.memoryStore())
+            .withRules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
+            .withLimiter(limiter)
+            .withHeaders(headers);
     return RunningSluice.start(RULES, config, clock);
   }
 

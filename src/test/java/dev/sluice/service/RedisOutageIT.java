@@ -64,14 +64,9 @@ class RedisOutageIT {
 
   private RunningSluice start(FailureMode mode) {
     StoreConfig store = new StoreConfig(StoreKind.REDIS, redis.uri(), REDIS_TIMEOUT, 2, "outage:");
-    ServeConfig defaults = RunningSluice.config(store);
     ServeConfig config =
-        new ServeConfig(
-            defaults.rules(),
-            store,
-            defaults.server(),
-            new LimiterSettings(Algorithm.FIXED_WINDOW, mode, 1, false),
-            defaults.headers());
+        RunningSluice.config(store)
+            .withLimiter(new LimiterSettings(Algorithm.FIXED_WINDOW, mode, 1, false));
     sluice = RunningSluice.start(RULES, config, Clock.systemUTC());
     return sluice;
   }

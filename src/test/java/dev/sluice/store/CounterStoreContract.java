@@ -5,15 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
-import java.util.ArrayList;
+import dev.sluice.testing.Hammer;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -228,33 +222,11 @@ public abstract class CounterStoreContract {
   private void assertExactlyLimitAllowed(Limit limit, String key) throws Exception {
     int attemptsPerThread = 20;
     CounterStore[] instances = {store(), secondInstance()};
-    CountDownLatch start = new CountDownLatch(1);
-    AtomicInteger allowed = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        CounterStore instance = instances[t % 2];
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < attemptsPerThread; i++) {
-                    if (!acquireOne(instance, new Hit(key, limit, 1)).overLimit()) {
-                      allowed.incrementAndGet();
-                    }
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> future : futures) {
-        future.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Hit hit = new Hit(key, limit, 1);
+    int allowed =
+        Hammer.countAllowed(
+            THREADS, attemptsPerThread, t -> () -> !acquireOne(instances[t % 2], hit).overLimit());
     assertThat(THREADS * attemptsPerThread).isGreaterThan((int) limit.capacity());
-    assertThat(allowed.get()).isEqualTo(limit.capacity());
+    assertThat(allowed).isEqualTo(limit.capacity());
   }
 }

@@ -58,10 +58,8 @@ public final class RunningSluice implements AutoCloseable {
   }
 
   private static ServeConfig withRulesAt(Path path, ServeConfig config) {
-    RulesConfig rules =
-        new RulesConfig(path, config.rules().reloadInterval(), config.rules().defaultAlgorithm());
-    return new ServeConfig(
-        rules, config.store(), config.server(), config.limiter(), config.headers());
+    return config.withRules(
+        new RulesConfig(path, config.rules().reloadInterval(), config.rules().defaultAlgorithm()));
   }
 
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */

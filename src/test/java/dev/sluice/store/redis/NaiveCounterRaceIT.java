@@ -2,16 +2,9 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisServerExtension;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.ConnectionPoolConfig;
@@ -36,35 +29,14 @@ class NaiveCounterRaceIT {
   void readThenWriteCounter_concurrentHitsFromTwoInstances_allowsMoreThanTheLimit()
       throws Exception {
     String key = "naive-" + UUID.randomUUID();
-    AtomicInteger allowed = new AtomicInteger();
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try (RedisClient one = client();
         RedisClient two = client()) {
       RedisClient[] instances = {one, two};
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        RedisClient instance = instances[t % 2];
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < ATTEMPTS_PER_THREAD; i++) {
-                    if (naiveHit(instance, key)) {
-                      allowed.incrementAndGet();
-                    }
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> future : futures) {
-        future.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
+      int allowed =
+          Hammer.countAllowed(
+              THREADS, ATTEMPTS_PER_THREAD, t -> () -> naiveHit(instances[t % 2], key));
+      assertThat(allowed).isGreaterThan(LIMIT);
     }
-    assertThat(allowed.get()).isGreaterThan(LIMIT);
   }
 
   /** Check, then act, in two round trips: the race the real store's single command avoids. */
