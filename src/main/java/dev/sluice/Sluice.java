@@ -8,11 +8,11 @@ import dev.sluice.admin.HealthReport;
 import dev.sluice.admin.JsonHandler;
 import dev.sluice.admin.MetricsHandler;
 import dev.sluice.admin.RulesHandler;
+import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.limiter.CounterAdmin;
-import dev.sluice.limiter.FailureMode;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
@@ -25,7 +25,6 @@ import dev.sluice.store.CounterStore;
 import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
-import dev.sluice.store.redis.RedisSettings;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -77,28 +76,27 @@ public final class Sluice implements AutoCloseable {
   }
 
   private void startAll(Clock clock) {
+    // The whole tree, secrets masked: what this process runs with, in one line.
+    log.info("starting with {}", config);
     RuleLoader loader = new RuleLoader(config.rules().defaultAlgorithm());
     LoadResult.Loaded loaded = initialRules(loader);
     reloader =
         new RuleReloader(config.rules().path(), loader, loaded, clock, new ReloadMetrics(metrics));
     started.add(reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
-    store =
-        new GuardedStore(
-            openStore(config.store(), clock), GuardedStore.Settings.defaults(), metrics);
+    store = new GuardedStore(openStore(config.store(), clock), config.store().breaker(), metrics);
     started.add(store);
     boolean storeUp = store.checkAtStartup();
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics);
     RateLimitGrpcService service = new RateLimitGrpcService(limiter, config.headers(), metrics);
-    int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
     CounterAdmin counters = new CounterAdmin(reloader::rules, store);
     boolean readOnly = config.server().adminReadOnly();
     AdminGrpcService adminGrpc = new AdminGrpcService(reloader, counters, readOnly);
     grpc =
         new GrpcServer(
             config.server().grpcPort(),
-            threads,
+            config.server().grpcThreads(),
             List.of(service.bindService(), adminGrpc.withCallerAddress()));
     started.add(grpc.start());
     admin = new AdminHttpServer(config.server().httpPort());
@@ -143,13 +141,7 @@ public final class Sluice implements AutoCloseable {
     if (config.kind() == StoreKind.MEMORY) {
       return new InMemoryCounterStore(clock);
     }
-    return new RedisCounterStore(
-        new RedisSettings(
-            config.redisUrl(),
-            config.redisTimeout(),
-            config.redisConnections(),
-            config.keyPrefix()),
-        clock);
+    return new RedisCounterStore(config.redis(), clock);
   }
 
   private RateLimiter.StoreChoice stores(Clock clock) {

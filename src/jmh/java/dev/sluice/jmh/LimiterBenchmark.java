@@ -1,8 +1,8 @@
 package dev.sluice.jmh;
 
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorRequest;
-import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
@@ -67,7 +67,7 @@ public class LimiterBenchmark {
         new RateLimiter(
             () -> rules,
             RateLimiter.StoreChoice.of(store),
-            LimiterSettings.defaults(),
+            LimiterConfig.defaults(),
             new SluiceMetrics(new PrometheusRegistry()));
     hotValues = new String[descriptors];
     for (int i = 0; i < descriptors; i++) {

@@ -3,11 +3,12 @@ package dev.sluice.cli;
 import dev.sluice.bench.KeyMode;
 import dev.sluice.bench.RequestTemplate;
 import dev.sluice.bench.Target;
+import dev.sluice.config.FailureMode;
+import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreKind;
-import dev.sluice.limiter.FailureMode;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
@@ -50,19 +51,35 @@ final class Converters {
     }
   }
 
-  static final class RedisUrlConverter implements ITypeConverter<URI> {
+  /** Parses the URL once, completely: what passes here is what the Redis store connects to. */
+  static final class RedisUrlConverter implements ITypeConverter<RedisEndpoint> {
     @Override
-    public URI convert(String value) {
+    public RedisEndpoint convert(String value) {
       try {
-        URI uri = URI.create(value);
-        if (uri.getHost() == null || !uri.getScheme().startsWith("redis")) {
-          throw new IllegalArgumentException();
-        }
-        return uri;
-      } catch (IllegalArgumentException | NullPointerException e) {
-        throw new TypeConversionException(
-            "invalid redis url '" + value + "'; expected redis://host:port[/db]");
+        return RedisEndpoint.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  /** A positive thread count, or {@code auto}: {@link ServerConfig#defaultGrpcThreads}. */
+  static final class GrpcThreadsConverter implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      if (value.trim().equalsIgnoreCase("auto")) {
+        return ServerConfig.defaultGrpcThreads(Runtime.getRuntime().availableProcessors());
+      }
+      try {
+        int threads = Integer.parseInt(value.trim());
+        if (threads >= 1) {
+          return threads;
+        }
+      } catch (NumberFormatException e) {
+        // named below
+      }
+      throw new TypeConversionException(
+          "invalid grpc threads '" + value + "'; expected a number >= 1 or auto");
     }
   }
 

@@ -1,15 +1,17 @@
 package dev.sluice.cli;
 
 import dev.sluice.Sluice;
+import dev.sluice.config.BreakerConfig;
+import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
-import dev.sluice.limiter.FailureMode;
-import dev.sluice.limiter.LimiterSettings;
-import java.net.URI;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,7 +59,7 @@ final class ServeCommand implements Callable<Integer> {
       converter = Converters.RedisUrlConverter.class,
       description =
           "redis://[user:password@]host:port[/db] (env SLUICE_REDIS_URL, default ${DEFAULT-VALUE}).")
-  URI redisUrl;
+  RedisEndpoint redisUrl;
 
   @Option(
       names = "--redis-timeout",
@@ -152,6 +154,15 @@ final class ServeCommand implements Callable<Integer> {
   int httpPort;
 
   @Option(
+      names = "--grpc-threads",
+      defaultValue = "${env:SLUICE_GRPC_THREADS:-auto}",
+      converter = Converters.GrpcThreadsConverter.class,
+      description =
+          "Threads running gRPC handlers; auto = 4 per CPU core, at least 8 (env"
+              + " SLUICE_GRPC_THREADS, default ${DEFAULT-VALUE}).")
+  int grpcThreads;
+
+  @Option(
       names = "--admin-read-only",
       arity = "0..1",
       defaultValue = "${env:SLUICE_ADMIN_READ_ONLY:-false}",
@@ -189,9 +200,12 @@ final class ServeCommand implements Callable<Integer> {
     try {
       return new ServeConfig(
           new RulesConfig(rules.config, reloadInterval, rules.defaultAlgorithm),
-          new StoreConfig(store, redisUrl, redisTimeout, redisConnections, keyPrefix),
-          new ServerConfig(grpcPort, httpPort, adminReadOnly, shutdownGrace),
-          new LimiterSettings(
+          new StoreConfig(
+              store,
+              new RedisConfig(redisUrl, redisTimeout, redisConnections, keyPrefix),
+              BreakerConfig.defaults()),
+          new ServerConfig(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace),
+          new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader));
     } catch (IllegalArgumentException e) {

@@ -1,14 +1,17 @@
 package dev.sluice.config;
 
-import dev.sluice.limiter.LimiterSettings;
 import java.util.Objects;
 
-/** Everything {@code sluice serve} needs, validated. */
+/**
+ * Everything {@code sluice serve} needs: the one settings tree, validated when built (each record
+ * checks itself in its compact constructor), never re-read. Each component receives only its own
+ * sub-record. Its {@code toString} is safe to log: secrets print as {@code ***}.
+ */
 public record ServeConfig(
     RulesConfig rules,
     StoreConfig store,
     ServerConfig server,
-    LimiterSettings limiter,
+    LimiterConfig limiter,
     HeaderConfig headers) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
@@ -22,11 +25,15 @@ public record ServeConfig(
     return new ServeConfig(newRules, store, server, limiter, headers);
   }
 
+  public ServeConfig withStore(StoreConfig newStore) {
+    return new ServeConfig(rules, newStore, server, limiter, headers);
+  }
+
   public ServeConfig withServer(ServerConfig newServer) {
     return new ServeConfig(rules, store, newServer, limiter, headers);
   }
 
-  public ServeConfig withLimiter(LimiterSettings newLimiter) {
+  public ServeConfig withLimiter(LimiterConfig newLimiter) {
     return new ServeConfig(rules, store, server, newLimiter, headers);
   }
 

@@ -1,28 +1,52 @@
 package dev.sluice.config;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The two ports and how they behave.
  *
  * @param grpcPort 0 picks a free port
  * @param httpPort 0 picks a free port
+ * @param grpcThreads threads that run gRPC request handlers, at least 1
  * @param adminReadOnly refuse admin writes (reload, counter reset)
  * @param shutdownGrace how long requests in flight may take to finish on shutdown
  */
 public record ServerConfig(
-    int grpcPort, int httpPort, boolean adminReadOnly, Duration shutdownGrace) {
+    int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
   public ServerConfig {
     checkPort("grpc", grpcPort);
     checkPort("http", httpPort);
+    if (grpcThreads < 1) {
+      throw new IllegalArgumentException("grpc threads must be >= 1: " + grpcThreads);
+    }
+    Objects.requireNonNull(shutdownGrace, "shutdownGrace");
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdown grace must be >= 0: " + shutdownGrace);
     }
   }
 
-  /** Free ports, admin writes allowed, 5 s grace: for tests and embedding. */
+  /**
+   * The default handler threads for {@code cores} CPU cores: 4 per core, at least 8. Handlers do
+   * not wait on Redis, so a few per core keep the cores busy while some block briefly on locks or
+   * logging.
+   */
+  public static int defaultGrpcThreads(int cores) {
+    return Math.max(8, 4 * cores);
+  }
+
+  /** Free ports, default threads, admin writes allowed, 5 s grace: for tests and embedding. */
   public static ServerConfig anyFreePorts() {
-    return new ServerConfig(0, 0, false, Duration.ofSeconds(5));
+    return new ServerConfig(
+        0,
+        0,
+        defaultGrpcThreads(Runtime.getRuntime().availableProcessors()),
+        false,
+        Duration.ofSeconds(5));
+  }
+
+  public ServerConfig withAdminReadOnly(boolean readOnly) {
+    return new ServerConfig(grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace);
   }
 
   private static void checkPort(String name, int port) {

@@ -1,5 +1,6 @@
 package dev.sluice.limiter;
 
+import dev.sluice.config.FailureMode;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.store.Hit;

@@ -1,5 +1,7 @@
 package dev.sluice.limiter;
 
+import dev.sluice.config.FailureMode;
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.CounterStore;
@@ -24,7 +26,7 @@ public final class RateLimiter {
   private final CounterStore store;
   private final Optional<CounterStore> fallback;
   private final OverLimitCache overLimit;
-  private final LimiterSettings settings;
+  private final LimiterConfig settings;
   private final SluiceMetrics metrics;
   private final Planner planner;
   private final UnknownDomains unknownDomains;
@@ -35,10 +37,7 @@ public final class RateLimiter {
    *     FailureMode#LOCAL}
    */
   public RateLimiter(
-      Supplier<RuleSet> rules,
-      StoreChoice stores,
-      LimiterSettings settings,
-      SluiceMetrics metrics) {
+      Supplier<RuleSet> rules, StoreChoice stores, LimiterConfig settings, SluiceMetrics metrics) {
     this.rules = rules;
     this.store = stores.primary();
     this.fallback = stores.fallback();

@@ -1,5 +1,6 @@
 package dev.sluice.store;
 
+import dev.sluice.config.BreakerConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -28,32 +29,13 @@ public final class GuardedStore implements CounterStore {
   private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
   private static final String[] STATES = {"closed", "open", "half_open"};
 
-  /**
-   * @param failureThreshold consecutive failures that open the breaker
-   * @param probeInterval how often an open breaker pings the backend
-   */
-  public record Settings(int failureThreshold, Duration probeInterval) {
-    public Settings {
-      if (failureThreshold < 1) {
-        throw new IllegalArgumentException("failure threshold must be >= 1: " + failureThreshold);
-      }
-      if (probeInterval.isNegative() || probeInterval.isZero()) {
-        throw new IllegalArgumentException("probe interval must be positive: " + probeInterval);
-      }
-    }
-
-    public static Settings defaults() {
-      return new Settings(5, Duration.ofMillis(500));
-    }
-  }
-
   private final CounterStore delegate;
   private final SluiceMetrics metrics;
   private final CircuitBreaker breaker;
   private final ScheduledExecutorService prober;
   private volatile String lastError = "";
 
-  public GuardedStore(CounterStore delegate, Settings settings, SluiceMetrics metrics) {
+  public GuardedStore(CounterStore delegate, BreakerConfig settings, SluiceMetrics metrics) {
     this.delegate = delegate;
     this.metrics = metrics;
     this.breaker = CircuitBreaker.of(delegate.kind(), config(settings));
@@ -72,7 +54,7 @@ public final class GuardedStore implements CounterStore {
     prober.scheduleWithFixedDelay(this::probe, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  private static CircuitBreakerConfig config(Settings settings) {
+  private static CircuitBreakerConfig config(BreakerConfig settings) {
     return CircuitBreakerConfig.custom()
         .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
         .slidingWindowSize(settings.failureThreshold())

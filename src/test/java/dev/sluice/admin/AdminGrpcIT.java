@@ -22,7 +22,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,7 +48,7 @@ class AdminGrpcIT {
   private SluiceAdminGrpc.SluiceAdminBlockingStub start(boolean readOnly) {
     ServeConfig config =
         RunningSluice.config(RunningSluice.memoryStore())
-            .withServer(new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)));
+            .withServer(ServerConfig.anyFreePorts().withAdminReadOnly(readOnly));
     sluice = RunningSluice.start(RULES, config, clock);
     return SluiceAdminGrpc.newBlockingStub(sluice.channel());
   }

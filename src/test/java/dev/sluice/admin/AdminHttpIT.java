@@ -14,7 +14,6 @@ import dev.sluice.testing.RunningSluice;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +49,7 @@ class AdminHttpIT {
   private AdminClient start(boolean readOnly) {
     ServeConfig config =
         RunningSluice.config(RunningSluice.memoryStore())
-            .withServer(new ServerConfig(0, 0, readOnly, Duration.ofSeconds(5)));
+            .withServer(ServerConfig.anyFreePorts().withAdminReadOnly(readOnly));
     sluice = RunningSluice.start(RULES, config, clock);
     return new AdminClient(sluice.httpPort());
   }

@@ -3,6 +3,8 @@ package dev.sluice.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.FailureMode;
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
@@ -412,7 +414,7 @@ class RateLimiterTest {
     return new RateLimiter(
         () -> RULES,
         new RateLimiter.StoreChoice(store, Optional.empty(), new OverLimitCache(100, clock)),
-        new LimiterSettings(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 100),
+        new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 100),
         metrics);
   }
 
@@ -539,7 +541,7 @@ class RateLimiterTest {
     return new RateLimiter(
         rules,
         RateLimiter.StoreChoice.of(store),
-        new LimiterSettings(overrideAlgorithm, FailureMode.ERROR, 1, false),
+        new LimiterConfig(overrideAlgorithm, FailureMode.ERROR, 1, false),
         new SluiceMetrics(new PrometheusRegistry()));
   }
 

@@ -4,11 +4,11 @@ import static dev.sluice.testing.RlsRequests.descriptor;
 import static dev.sluice.testing.RlsRequests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.limiter.FailureMode;
-import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.FakeClock;
@@ -37,7 +37,7 @@ class EnvoyFacingIT {
   /** 2222 s after the epoch, as in the reference's header test: 58 s left in the minute. */
   private final FakeClock clock = FakeClock.atEpochSecond(2_222);
 
-  private RunningSluice start(LimiterSettings limiter, HeaderConfig headers, Algorithm algorithm) {
+  private RunningSluice start(LimiterConfig limiter, HeaderConfig headers, Algorithm algorithm) {
     ServeConfig config =
         RunningSluice.config(RunningSluice.memoryStore())
             .withRules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
@@ -54,8 +54,7 @@ class EnvoyFacingIT {
   @Test
   void responseHeaders_mostConstrainedDescriptor_withConfiguredNames() {
     HeaderConfig headers = new HeaderConfig(true, "X-Limit", "X-Remaining", "X-Reset");
-    try (RunningSluice sluice =
-        start(LimiterSettings.defaults(), headers, Algorithm.FIXED_WINDOW)) {
+    try (RunningSluice sluice = start(LimiterConfig.defaults(), headers, Algorithm.FIXED_WINDOW)) {
       RateLimitResponse first =
           sluice
               .rls()
@@ -78,7 +77,7 @@ class EnvoyFacingIT {
   @Test
   void responseHeaders_offByDefault() {
     try (RunningSluice sluice =
-        start(LimiterSettings.defaults(), HeaderConfig.off(), Algorithm.FIXED_WINDOW)) {
+        start(LimiterConfig.defaults(), HeaderConfig.off(), Algorithm.FIXED_WINDOW)) {
       assertThat(
               sluice
                   .rls()
@@ -90,8 +89,7 @@ class EnvoyFacingIT {
 
   @Test
   void globalShadowMode_overallAlwaysOkStatusesUnchangedAndCounted() {
-    LimiterSettings shadow =
-        new LimiterSettings(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, true);
+    LimiterConfig shadow = new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, true);
     try (RunningSluice sluice = start(shadow, HeaderConfig.off(), Algorithm.FIXED_WINDOW)) {
       RateLimitResponse last = null;
       for (int i = 0; i < 4; i++) {
@@ -107,7 +105,7 @@ class EnvoyFacingIT {
   @Test
   void defaultAlgorithm_tokenBucket_appliesToRulesThatNameNone() {
     try (RunningSluice sluice =
-        start(LimiterSettings.defaults(), HeaderConfig.off(), Algorithm.TOKEN_BUCKET)) {
+        start(LimiterConfig.defaults(), HeaderConfig.off(), Algorithm.TOKEN_BUCKET)) {
       RateLimitResponse response =
           sluice.rls().shouldRateLimit(request("api", descriptor("user", "a")));
       // A full bucket of 10 refilling 10 per minute: one token back every 6 s, full again in 6 s.

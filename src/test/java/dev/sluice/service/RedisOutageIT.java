@@ -5,11 +5,11 @@ import static dev.sluice.testing.RlsRequests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.FailureMode;
+import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.RedisConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
-import dev.sluice.config.StoreKind;
-import dev.sluice.limiter.FailureMode;
-import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.Eventually;
@@ -63,10 +63,11 @@ class RedisOutageIT {
   }
 
   private RunningSluice start(FailureMode mode) {
-    StoreConfig store = new StoreConfig(StoreKind.REDIS, redis.uri(), REDIS_TIMEOUT, 2, "outage:");
+    StoreConfig store =
+        StoreConfig.redis(new RedisConfig(redis.endpoint(), REDIS_TIMEOUT, 2, "outage:"));
     ServeConfig config =
         RunningSluice.config(store)
-            .withLimiter(new LimiterSettings(Algorithm.FIXED_WINDOW, mode, 1, false));
+            .withLimiter(new LimiterConfig(Algorithm.FIXED_WINDOW, mode, 1, false));
     sluice = RunningSluice.start(RULES, config, Clock.systemUTC());
     return sluice;
   }

@@ -1,5 +1,6 @@
 package dev.sluice.testing;
 
+import dev.sluice.config.RedisEndpoint;
 import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
@@ -61,7 +62,12 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
     return running().port();
   }
 
-  /** {@code redis://host:port}, for {@code RedisSettings}. */
+  /** This server as the settings tree holds it. */
+  public RedisEndpoint endpoint() {
+    return RedisEndpoint.Standalone.of(host(), port());
+  }
+
+  /** {@code redis://host:port}. */
   public URI uri() {
     return URI.create("redis://" + host() + ":" + port());
   }

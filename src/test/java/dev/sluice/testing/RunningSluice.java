@@ -2,12 +2,13 @@ package dev.sluice.testing;
 
 import dev.sluice.Sluice;
 import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreConfig;
-import dev.sluice.config.StoreKind;
-import dev.sluice.limiter.LimiterSettings;
 import dev.sluice.rules.Algorithm;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.grpc.ManagedChannel;
@@ -68,7 +69,7 @@ public final class RunningSluice implements AutoCloseable {
         new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW),
         store,
         ServerConfig.anyFreePorts(),
-        LimiterSettings.defaults(),
+        LimiterConfig.defaults(),
         HeaderConfig.off());
   }
 
@@ -78,7 +79,8 @@ public final class RunningSluice implements AutoCloseable {
 
   /** Redis with a generous timeout: a loaded CI machine must not fail requests by timing out. */
   public static StoreConfig redisStore(URI url) {
-    return new StoreConfig(StoreKind.REDIS, url, Duration.ofSeconds(1), 4, "");
+    return StoreConfig.redis(
+        new RedisConfig(RedisEndpoint.parse(url.toString()), Duration.ofSeconds(1), 4, ""));
   }
 
   private static Path writeRules(String yaml) {

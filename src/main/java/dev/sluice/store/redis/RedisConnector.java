@@ -1,5 +1,8 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.Secret;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,11 +25,23 @@ final class RedisConnector implements Supplier<Connection> {
   private final LuaScript script;
   private final String address;
 
-  RedisConnector(RedisSettings settings, LuaScript script) {
-    this.hostAndPort = new HostAndPort(settings.host(), settings.port());
-    this.config = clientConfig(settings);
+  RedisConnector(RedisConfig settings, LuaScript script) {
+    RedisEndpoint.Standalone endpoint = standalone(settings.endpoint());
+    this.hostAndPort = new HostAndPort(endpoint.host(), endpoint.port());
+    this.config = clientConfig(endpoint, settings);
     this.script = script;
-    this.address = settings.address();
+    this.address = endpoint.address();
+  }
+
+  /**
+   * The one form this connector opens. A new {@link RedisEndpoint} form must be handled here in the
+   * same change that adds it (the store's tests open every form), so no accepted URL fails here.
+   */
+  private static RedisEndpoint.Standalone standalone(RedisEndpoint endpoint) {
+    if (endpoint instanceof RedisEndpoint.Standalone standalone) {
+      return standalone;
+    }
+    throw new IllegalArgumentException("redis endpoint not supported yet: " + endpoint);
   }
 
   /**
@@ -54,15 +69,16 @@ final class RedisConnector implements Supplier<Connection> {
     return connection;
   }
 
-  private static JedisClientConfig clientConfig(RedisSettings settings) {
+  private static JedisClientConfig clientConfig(
+      RedisEndpoint.Standalone endpoint, RedisConfig settings) {
     int timeoutMillis = (int) settings.timeout().toMillis();
     return DefaultJedisClientConfig.builder()
         .connectionTimeoutMillis(timeoutMillis)
         .socketTimeoutMillis(timeoutMillis)
-        .user(settings.user().orElse(null))
-        .password(settings.password().orElse(null))
-        .database(settings.database())
-        .ssl(settings.tls())
+        .user(endpoint.user().orElse(null))
+        .password(endpoint.password().map(Secret::reveal).orElse(null))
+        .database(endpoint.database())
+        .ssl(endpoint.tls())
         .clientName("sluice")
         .build();
   }

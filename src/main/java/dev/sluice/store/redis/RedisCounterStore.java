@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.CounterState;
@@ -41,7 +42,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * and the index in the key keeps a lingering counter from being reused. Token bucket: {@code
  * lua/token_bucket.lua}, on Redis's clock.
  *
- * <p>Connections: {@link RedisSettings#poolSize} lanes, each one connection with one writer thread
+ * <p>Connections: {@link RedisConfig#connections} lanes, each one connection with one writer thread
  * ({@link PipelineLane}) that sends whatever requests are queued as one pipeline. A request goes to
  * the lane with the fewest requests queued or in flight, the first on a tie, so light traffic keeps
  * to one warm connection. Each connection caches the token-bucket script when it opens.
@@ -70,16 +71,16 @@ public final class RedisCounterStore implements CounterStore {
    *
    * @param clock the service clock, used only for fixed-window indexes
    */
-  public RedisCounterStore(RedisSettings settings, Clock clock) {
+  public RedisCounterStore(RedisConfig settings, Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.keyPrefix = settings.keyPrefix();
-    this.address = settings.address();
+    this.address = settings.endpoint().address();
     // A PING may wait behind a connect and a batch, each bounded by the timeout.
     this.pingWait = settings.timeout().multipliedBy(3).plusSeconds(1);
     RedisConnector connector = new RedisConnector(settings, TOKEN_BUCKET);
     AtomicLong breaks = new AtomicLong();
-    List<PipelineLane> opened = new ArrayList<>(settings.poolSize());
-    for (int i = 0; i < settings.poolSize(); i++) {
+    List<PipelineLane> opened = new ArrayList<>(settings.connections());
+    for (int i = 0; i < settings.connections(); i++) {
       opened.add(
           new PipelineLane(
               "sluice-redis-lane-" + i, address, connector, breaks, settings.timeout()));

@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -54,7 +55,8 @@ class RedisBatchingIT {
 
   private RedisCounterStore open(int lanes) {
     RedisCounterStore store =
-        new RedisCounterStore(new RedisSettings(redis.uri(), Duration.ofSeconds(2), lanes), clock);
+        new RedisCounterStore(
+            new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), lanes, ""), clock);
     opened.add(store);
     return store;
   }

@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -54,7 +55,7 @@ class RedisCounterStoreIT extends CounterStoreContract {
   }
 
   private RedisCounterStore open(String keyPrefix, Clock storeClock) {
-    RedisSettings settings = new RedisSettings(redis.uri(), Duration.ofSeconds(2), 16, keyPrefix);
+    RedisConfig settings = new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 16, keyPrefix);
     RedisCounterStore opening = new RedisCounterStore(settings, storeClock);
     opened.add(opening);
     return opening;

@@ -3,6 +3,8 @@ package dev.sluice.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -54,7 +56,9 @@ class RedisLaneFailureIT {
   }
 
   private static RedisCounterStore storeAt(URI url, int lanes, Duration timeout) {
-    return new RedisCounterStore(new RedisSettings(url, timeout, lanes), Clock.systemUTC());
+    return new RedisCounterStore(
+        new RedisConfig(RedisEndpoint.parse(url.toString()), timeout, lanes, ""),
+        Clock.systemUTC());
   }
 
   private List<Hit> request() {

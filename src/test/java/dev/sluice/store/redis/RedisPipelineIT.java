@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -32,7 +33,7 @@ class RedisPipelineIT {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_002_800L);
   private final String unique = UUID.randomUUID().toString();
   private final RedisCounterStore store =
-      new RedisCounterStore(new RedisSettings(redis.uri(), Duration.ofSeconds(2), 4), clock);
+      new RedisCounterStore(new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 4, ""), clock);
   private final Jedis admin = redis.client();
 
   @AfterEach

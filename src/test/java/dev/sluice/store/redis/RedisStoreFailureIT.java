@@ -3,6 +3,8 @@ package dev.sluice.store.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -37,7 +39,8 @@ class RedisStoreFailureIT {
           new Hit("tb|86400|failure", Limit.of(5, Unit.DAY, Algorithm.TOKEN_BUCKET), 1));
 
   private static RedisCounterStore storeAt(URI url) {
-    return new RedisCounterStore(new RedisSettings(url, TIMEOUT, 2), Clock.systemUTC());
+    return new RedisCounterStore(
+        new RedisConfig(RedisEndpoint.parse(url.toString()), TIMEOUT, 2, ""), Clock.systemUTC());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
@@ -34,7 +35,7 @@ class TokenBucketParityIT {
       new InMemoryCounterStore(FakeClock.atEpochSecond(1_700_000_000L));
   private final RedisCounterStore store =
       new RedisCounterStore(
-          new RedisSettings(redis.uri(), Duration.ofSeconds(2), 2), Clock.systemUTC());
+          new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""), Clock.systemUTC());
   private final String unique = UUID.randomUUID().toString();
 
   @AfterEach

@@ -1,4 +1,4 @@
-package dev.sluice.limiter;
+package dev.sluice.config;
 
 import dev.sluice.rules.Algorithm;
 import java.util.Objects;
@@ -13,13 +13,13 @@ import java.util.Objects;
  * @param globalShadowMode answer OK overall whatever the statuses say (they stay as computed)
  * @param localCacheSize entries of the local over-limit cache; 0 turns it off
  */
-public record LimiterSettings(
+public record LimiterConfig(
     Algorithm overrideAlgorithm,
     FailureMode failureMode,
     int instances,
     boolean globalShadowMode,
     long localCacheSize) {
-  public LimiterSettings {
+  public LimiterConfig {
     Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
     Objects.requireNonNull(failureMode, "failureMode");
     if (instances < 1) {
@@ -31,7 +31,7 @@ public record LimiterSettings(
   }
 
   /** Without the local over-limit cache. */
-  public LimiterSettings(
+  public LimiterConfig(
       Algorithm overrideAlgorithm,
       FailureMode failureMode,
       int instances,
@@ -39,7 +39,7 @@ public record LimiterSettings(
     this(overrideAlgorithm, failureMode, instances, globalShadowMode, 0);
   }
 
-  public static LimiterSettings defaults() {
-    return new LimiterSettings(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
+  public static LimiterConfig defaults() {
+    return new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
   }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.limiter;
+package dev.sluice.config;
 
 import java.util.Locale;
 

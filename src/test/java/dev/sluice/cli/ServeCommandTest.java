@@ -1,0 +1,74 @@
+package dev.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerConfig;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Flags to the settings tree, without starting anything. */
+class ServeCommandTest {
+  private static ServeConfig parse(String... args) {
+    CommandLine commandLine = new CommandLine(new ServeCommand());
+    commandLine.parseArgs(args);
+    return commandLine.<ServeCommand>getCommand().toConfig();
+  }
+
+  @Test
+  void noFlags_buildTheDocumentedDefaults() {
+    ServeConfig config = parse();
+    assertThat(config.store().redis().endpoint())
+        .isEqualTo(RedisEndpoint.Standalone.of("localhost", 6379));
+    assertThat(config.store().redis().timeout()).isEqualTo(Duration.ofMillis(10));
+    assertThat(config.store().redis().connections()).isEqualTo(2);
+    assertThat(config.server().grpcThreads())
+        .isEqualTo(ServerConfig.defaultGrpcThreads(Runtime.getRuntime().availableProcessors()))
+        .isGreaterThanOrEqualTo(8);
+  }
+
+  @Test
+  void grpcThreads_number_orAuto() {
+    assertThat(parse("--grpc-threads=3").server().grpcThreads()).isEqualTo(3);
+    assertThat(parse("--grpc-threads", "AUTO").server().grpcThreads())
+        .isEqualTo(parse().server().grpcThreads());
+  }
+
+  @Test
+  void grpcThreads_zero_isAUsageErrorNamingTheValue() {
+    assertThatThrownBy(() -> parse("--grpc-threads=0"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("invalid grpc threads '0'");
+  }
+
+  @Test
+  void redisUrl_withPassword_neverShowsInTheTree() {
+    ServeConfig config = parse("--store=redis", "--redis-url=redis://app:hunter2@cache:6380/1");
+    assertThat(config.store().redis().endpoint().address()).isEqualTo("cache:6380");
+    assertThat(config.toString()).doesNotContain("hunter2").contains("redis://app:***@cache");
+  }
+
+  @Test
+  void redisUrl_thatWouldFailAtStartup_isRejectedHere() {
+    // Each of these passed the old flag check and failed only when the store opened.
+    for (String url :
+        new String[] {
+          "redis://h:hunter2@cache:6379/x", "redis://cache:6379?db=1", "redis://hunter2@cache"
+        }) {
+      assertThatThrownBy(() -> parse("--redis-url=" + url))
+          .isInstanceOf(CommandLine.ParameterException.class)
+          .hasMessageContaining("redis url")
+          .hasMessageNotContaining("hunter2");
+    }
+  }
+
+  @Test
+  void redisTimeout_belowOneMillisecond_isRejectedHere() {
+    assertThatThrownBy(() -> parse("--redis-timeout=500us"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("redis timeout must be between 1ms");
+  }
+}

@@ -1,0 +1,49 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Algorithm;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ServeConfigTest {
+  /** A tree with every part set, holding a Redis password. */
+  static ServeConfig withPassword(String password) {
+    RedisConfig redis =
+        new RedisConfig(
+            RedisEndpoint.parse("rediss://app:" + password + "@cache.internal:6380/2"),
+            Duration.ofMillis(10),
+            2,
+            "edge:");
+    return new ServeConfig(
+        new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW),
+        StoreConfig.redis(redis),
+        new ServerConfig(8081, 8080, 8, false, Duration.ofSeconds(10)),
+        LimiterConfig.defaults(),
+        HeaderConfig.off());
+  }
+
+  @Test
+  void toString_wholeTree_masksTheRedisPassword() {
+    String text = withPassword("hunter2").toString();
+    assertThat(text)
+        .doesNotContain("hunter2")
+        .contains("rediss://app:***@cache.internal:6380/2")
+        .contains("keyPrefix=edge:")
+        .contains("grpcThreads=8");
+  }
+
+  @Test
+  void secret_toStringAndRecordsHoldingIt_neverShowTheValue() {
+    Secret secret = Secret.of("hunter2");
+    assertThat(secret.toString()).isEqualTo("***");
+    assertThat(secret.reveal()).isEqualTo("hunter2");
+    assertThat(String.valueOf(new Object[] {secret}[0])).isEqualTo("***");
+  }
+
+  @Test
+  void equalTrees_areEqual_soASettingCanBeComparedWhole() {
+    assertThat(withPassword("a")).isEqualTo(withPassword("a")).isNotEqualTo(withPassword("b"));
+  }
+}
