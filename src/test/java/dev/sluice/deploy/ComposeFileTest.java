@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.sluice.cli.Main;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.StoreKind;
 import dev.sluice.deploy.ComposeFile.Port;
 import dev.sluice.deploy.ComposeFile.Volume;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,14 +63,15 @@ class ComposeFileTest {
   @Test
   void sluiceCommand_isAcceptedBySluiceServe_andUsesTheComposeRedis() {
     assertThatCode(() -> SluiceCommandLine.parse(sluiceCommand)).doesNotThrowAnyException();
-    URI redis = (URI) SluiceCommandLine.optionValue(sluiceCommand, "--redis-url");
+    RedisEndpoint.Standalone redis =
+        (RedisEndpoint.Standalone) SluiceCommandLine.optionValue(sluiceCommand, "--redis-url");
 
     assertThat(sluiceCommand.get(0)).isEqualTo("serve");
     assertThat(SluiceCommandLine.optionValue(sluiceCommand, "--store")).isEqualTo(StoreKind.REDIS);
-    assertThat(compose.serviceNames()).contains(redis.getHost());
-    assertThat(redis.getPort()).isEqualTo(6379);
-    assertThat(compose.dependencyCondition("sluice", redis.getHost())).contains("service_healthy");
-    assertThat(compose.service(redis.getHost())).containsKey("healthcheck");
+    assertThat(compose.serviceNames()).contains(redis.host());
+    assertThat(redis.port()).isEqualTo(6379);
+    assertThat(compose.dependencyCondition("sluice", redis.host())).contains("service_healthy");
+    assertThat(compose.service(redis.host())).containsKey("healthcheck");
   }
 
   @Test
