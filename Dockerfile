@@ -1,6 +1,7 @@
 # Sluice's image: built from source with Maven, run on a JRE as a non-root user.
 #   docker build -t sluice .        (docker-compose.yml builds it for the demo)
-# src/test/java/dev/sluice/deploy/DockerfileTest.java checks this file against the code and README.
+# src/test/java/dev/sluice/deploy/DockerfileTest.java checks this file against the code and README;
+# DockerBuildReplayIT runs its build stage as Docker would.
 
 # Build: the README's package command on a pinned Maven + JDK 17 image.
 FROM maven:3.9.9-eclipse-temurin-17 AS build
@@ -8,6 +9,9 @@ WORKDIR /build
 # The pom alone first: the dependency layer is rebuilt only when the pom changes.
 COPY pom.xml .
 RUN mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:go-offline
+# Everything `mvn package` reads: the sources and our admin API's .proto files (protobuf plugin).
+# DockerBuildReplayIT replays these lines in an empty directory, so a missing one fails a test.
+COPY proto ./proto
 COPY src ./src
 RUN mvn -B -q -DskipTests package
 

@@ -58,18 +58,6 @@ class DockerfileTest {
   }
 
   @Test
-  void buildStage_copiesSourcesThatExistAndAreNotIgnored() throws IOException {
-    List<String> ignored = dockerignore();
-    for (Instruction copy : build.all("COPY")) {
-      List<String> words = copy.words();
-      for (String source : words.subList(0, words.size() - 1)) {
-        assertThat(Path.of(source)).exists();
-        assertThat(ignored).doesNotContain(source, source + "/");
-      }
-    }
-  }
-
-  @Test
   void finalStage_copiesTheBuiltJar_andRunsIt() throws Exception {
     String jar = "target/" + pomFinalName() + ".jar";
     Instruction copyJar = run.all("COPY").get(0);
