@@ -12,13 +12,17 @@ import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
+import dev.sluice.config.XdsConfig;
 import dev.sluice.limiter.CounterAdmin;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import dev.sluice.rules.load.RuleReloader;
+import dev.sluice.rules.xds.XdsChannels;
+import dev.sluice.rules.xds.XdsRuleClient;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.CounterStore;
@@ -49,6 +53,7 @@ public final class Sluice implements AutoCloseable {
   private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
   private volatile boolean draining;
   private RuleReloader reloader;
+  private Optional<XdsRuleClient> xds = Optional.empty();
   private GuardedStore store;
   private GrpcServer grpc;
   private AdminHttpServer admin;
@@ -79,9 +84,16 @@ public final class Sluice implements AutoCloseable {
     // The whole tree, secrets masked: what this process runs with, in one line.
     log.info("starting with {}", config);
     RuleLoader loader = new RuleLoader(config.rules().defaultAlgorithm());
-    LoadResult.Loaded loaded = initialRules(loader);
-    reloader =
-        new RuleReloader(config.rules().path(), loader, loaded, clock, new ReloadMetrics(metrics));
+    ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
+    LoadResult.Loaded loaded;
+    if (config.ruleSource() instanceof XdsConfig) {
+      // Served until the first push: no domain known, so every request is answered OK.
+      loaded = new LoadResult.Loaded(RuleSet.empty(), "none", List.of());
+      reloader = RuleReloader.forPushes(loader, loaded, clock, reloadMetrics);
+    } else {
+      loaded = initialRules(loader);
+      reloader = new RuleReloader(config.rules().path(), loader, loaded, clock, reloadMetrics);
+    }
     started.add(reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
     store = new GuardedStore(openStore(config.store(), clock), config.store().breaker(), metrics);
@@ -107,6 +119,9 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/counters", new CountersHandler(counters, readOnly));
     started.add(admin.start());
     reloader.start(config.rules().reloadInterval());
+    if (config.ruleSource() instanceof XdsConfig xdsConfig) {
+      startXds(xdsConfig, loader);
+    }
     startHealthUpdates();
     if (!storeUp) {
       log.warn(
@@ -154,6 +169,26 @@ public final class Sluice implements AutoCloseable {
     return new RateLimiter.StoreChoice(store, Optional.of(fallback), overLimit);
   }
 
+  /** Rules from the management server; its callbacks and reconnects run on one thread. */
+  private void startXds(XdsConfig xdsConfig, RuleLoader loader) {
+    ScheduledExecutorService thread =
+        Executors.newSingleThreadScheduledExecutor(daemon("sluice-xds"));
+    started.add(thread::shutdownNow);
+    XdsRuleClient client =
+        new XdsRuleClient(xdsConfig, loader, reloader, XdsChannels.open(xdsConfig, thread), thread);
+    started.add(client);
+    xds = Optional.of(client);
+    client.start();
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
   /** gRPC health follows the same report as /healthcheck, refreshed often. */
   private void startHealthUpdates() {
     ScheduledExecutorService updater =
@@ -173,6 +208,11 @@ public final class Sluice implements AutoCloseable {
     List<String> problems = new ArrayList<>();
     if (draining) {
       problems.add("shutting down");
+    }
+    if (config.ruleSource() instanceof XdsConfig xdsConfig
+        && xdsConfig.requireInitialRules()
+        && !xds.map(XdsRuleClient::hasReceivedRules).orElse(false)) {
+      problems.add("no rules received yet from xds server " + xdsConfig.server());
     }
     if (!store.available()) {
       problems.add(

@@ -38,6 +38,10 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin RulesOptions rules;
 
+  @Mixin XdsOptions xds;
+
+  @Mixin TracingOptions tracing;
+
   @Option(
       names = "--reload-interval",
       defaultValue = "${env:SLUICE_RELOAD_INTERVAL:-1s}",
@@ -193,7 +197,7 @@ final class ServeCommand implements Callable<Integer> {
 
   /** Builds the validated settings; a bad value is a usage error naming it. */
   ServeConfig toConfig() {
-    if (!Files.exists(rules.config)) {
+    if ("file".equalsIgnoreCase(xds.source.trim()) && !Files.exists(rules.config)) {
       throw new ParameterException(
           spec.commandLine(), "config path does not exist: " + rules.config);
     }
@@ -207,7 +211,9 @@ final class ServeCommand implements Callable<Integer> {
           new ServerConfig(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace),
           new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
-          new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader));
+          new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),
+          xds.toSource(),
+          tracing.toConfig());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -6,38 +6,63 @@ import java.util.Objects;
  * Everything {@code sluice serve} needs: the one settings tree, validated when built (each record
  * checks itself in its compact constructor), never re-read. Each component receives only its own
  * sub-record. Its {@code toString} is safe to log: secrets print as {@code ***}.
+ *
+ * @param ruleSource files (from {@code rules}) or xDS
+ * @param tracing {@link TracingConfig#OFF} unless tracing is wanted
  */
 public record ServeConfig(
     RulesConfig rules,
     StoreConfig store,
     ServerConfig server,
     LimiterConfig limiter,
-    HeaderConfig headers) {
+    HeaderConfig headers,
+    RuleSource ruleSource,
+    TracingConfig tracing) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(limiter, "limiter");
     Objects.requireNonNull(headers, "headers");
+    Objects.requireNonNull(ruleSource, "ruleSource");
+    Objects.requireNonNull(tracing, "tracing");
+  }
+
+  /** Rules from files, no tracing. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers) {
+    this(rules, store, server, limiter, headers, RuleSource.FILES, TracingConfig.OFF);
   }
 
   public ServeConfig withRules(RulesConfig newRules) {
-    return new ServeConfig(newRules, store, server, limiter, headers);
+    return new ServeConfig(newRules, store, server, limiter, headers, ruleSource, tracing);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
-    return new ServeConfig(rules, newStore, server, limiter, headers);
+    return new ServeConfig(rules, newStore, server, limiter, headers, ruleSource, tracing);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
-    return new ServeConfig(rules, store, newServer, limiter, headers);
+    return new ServeConfig(rules, store, newServer, limiter, headers, ruleSource, tracing);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
-    return new ServeConfig(rules, store, server, newLimiter, headers);
+    return new ServeConfig(rules, store, server, newLimiter, headers, ruleSource, tracing);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
-    return new ServeConfig(rules, store, server, limiter, newHeaders);
+    return new ServeConfig(rules, store, server, limiter, newHeaders, ruleSource, tracing);
+  }
+
+  public ServeConfig withRuleSource(RuleSource newSource) {
+    return new ServeConfig(rules, store, server, limiter, headers, newSource, tracing);
+  }
+
+  public ServeConfig withTracing(TracingConfig newTracing) {
+    return new ServeConfig(rules, store, server, limiter, headers, ruleSource, newTracing);
   }
 }

@@ -49,6 +49,19 @@ final class RuleFileParser {
     if (root.isEmpty()) {
       return ParsedFile.failed(file, reader.problems());
     }
+    return parseRoot(file, root, reader);
+  }
+
+  /**
+   * A document built in memory rather than read from YAML text (rules pushed over xDS): the same
+   * checks from the root node on, so both sources report the same problems.
+   */
+  ParsedFile parse(RuleDocument document) {
+    RuleFile file = new RuleFile(document.path(), document.name(), new byte[0]);
+    return parseRoot(file, Optional.of(document.root()), new NodeReader(file.path()));
+  }
+
+  private ParsedFile parseRoot(RuleFile file, Optional<Node> root, NodeReader reader) {
     Optional<Node> cycle = findCycle(root.get(), identitySet(), identitySet());
     if (cycle.isPresent()) {
       reader.report(cycle.get(), "recursive alias: a node may not contain itself");

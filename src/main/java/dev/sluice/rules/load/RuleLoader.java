@@ -45,6 +45,24 @@ public final class RuleLoader {
     RuleFiles.Listing listing = RuleFiles.read(path);
     List<RuleProblem> problems = new ArrayList<>(listing.problems());
     List<ParsedFile> parsed = listing.files().stream().map(parser::parse).toList();
+    return compile(path, parsed, problems, RuleFiles.version(listing.files()));
+  }
+
+  /**
+   * Loads rule documents built in memory (one per domain, as a file holds one), with exactly the
+   * checks and messages of {@link #load(Path)}; problems name each document's {@link
+   * RuleDocument#path()} with line 0.
+   *
+   * @param version what the source calls this set of documents (an xDS {@code version_info})
+   */
+  public LoadResult load(List<RuleDocument> documents, String version) {
+    List<ParsedFile> parsed = documents.stream().map(parser::parse).toList();
+    Path where = documents.isEmpty() ? Path.of("rules") : documents.get(0).path();
+    return compile(where, parsed, new ArrayList<>(), version);
+  }
+
+  private static LoadResult compile(
+      Path path, List<ParsedFile> parsed, List<RuleProblem> problems, String version) {
     parsed.forEach(file -> problems.addAll(file.problems()));
     problems.addAll(duplicateDomains(parsed));
     if (!problems.isEmpty()) {
@@ -58,8 +76,8 @@ public final class RuleLoader {
       // The checks above mirror compile's; reaching this is a loader bug, still not a crash.
       return failed(List.of(new RuleProblem(path, 0, e.getMessage())));
     }
-    List<Path> files = listing.files().stream().map(RuleFile::path).toList();
-    return new LoadResult.Loaded(rules, RuleFiles.version(listing.files()), files);
+    List<Path> files = parsed.stream().map(file -> file.file().path()).toList();
+    return new LoadResult.Loaded(rules, version, files);
   }
 
   /**

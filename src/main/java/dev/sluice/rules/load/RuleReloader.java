@@ -63,7 +63,9 @@ public final class RuleReloader implements AutoCloseable {
     void rejected(ReloadError error);
   }
 
-  private final Path path;
+  /** Empty when the rules are pushed (xDS): then there are no files to poll or re-read. */
+  private final Optional<Path> path;
+
   private final RuleLoader loader;
   private final Clock clock;
   private final Listener listener;
@@ -78,12 +80,30 @@ public final class RuleReloader implements AutoCloseable {
    */
   public RuleReloader(
       Path path, RuleLoader loader, LoadResult.Loaded initial, Clock clock, Listener listener) {
+    this(Optional.of(path), loader, initial, clock, listener);
+  }
+
+  private RuleReloader(
+      Optional<Path> path,
+      RuleLoader loader,
+      LoadResult.Loaded initial,
+      Clock clock,
+      Listener listener) {
     this.path = path;
     this.loader = loader;
     this.clock = clock;
     this.listener = listener;
     this.current = new AtomicReference<>(snapshotOf(initial));
     this.lastFingerprint = initial.version();
+  }
+
+  /**
+   * A reloader for rules that are pushed through {@link #apply} (xDS) rather than read from files:
+   * {@link #reload}, {@link #reloadIfChanged} and {@link #start} do nothing.
+   */
+  public static RuleReloader forPushes(
+      RuleLoader loader, LoadResult.Loaded initial, Clock clock, Listener listener) {
+    return new RuleReloader(Optional.empty(), loader, initial, clock, listener);
   }
 
   /** The rules to use for one request; read it once per request. */
@@ -102,7 +122,10 @@ public final class RuleReloader implements AutoCloseable {
 
   /** Reloads when the files' content differs from the last attempt. */
   public synchronized Outcome reloadIfChanged() {
-    String fingerprint = loader.fingerprint(path);
+    if (path.isEmpty()) {
+      return Outcome.UNCHANGED;
+    }
+    String fingerprint = loader.fingerprint(path.get());
     if (fingerprint.equals(lastFingerprint)) {
       return Outcome.UNCHANGED;
     }
@@ -112,18 +135,30 @@ public final class RuleReloader implements AutoCloseable {
 
   /** Reloads now, whether or not the files changed (the admin API's explicit reload). */
   public synchronized Outcome reload() {
-    lastFingerprint = loader.fingerprint(path);
+    if (path.isEmpty()) {
+      return Outcome.UNCHANGED;
+    }
+    lastFingerprint = loader.fingerprint(path.get());
     return load();
   }
 
   private Outcome load() {
-    LoadResult result = loader.load(path);
+    return apply(loader.load(path.get()), path.get().toString());
+  }
+
+  /**
+   * Serves {@code result} when it loaded, in one atomic swap; otherwise keeps the rules being
+   * served and records the problems for {@link #lastError()}, as a file reload does.
+   *
+   * @param from where the rules came from, for the log
+   */
+  public synchronized Outcome apply(LoadResult result, String from) {
     if (result instanceof LoadResult.Failed failed) {
       ReloadError error = new ReloadError(failed.problems(), clock.instant());
       lastError = error;
       log.error(
           "rules in {} rejected, still serving version {}: {}",
-          path,
+          from,
           current.get().version(),
           String.join("; ", failed.problems().stream().map(Object::toString).toList()));
       listener.rejected(error);
@@ -134,7 +169,7 @@ public final class RuleReloader implements AutoCloseable {
     lastError = null;
     log.info(
         "rules reloaded from {}: version {} -> {}, {} domains, {} rules",
-        path,
+        from,
         previous.version(),
         snapshot.version(),
         snapshot.rules().domains().size(),
@@ -152,7 +187,7 @@ public final class RuleReloader implements AutoCloseable {
    * change in the rule directory or its parent (where a ConfigMap or symlink swap happens).
    */
   public synchronized void start(Duration interval) {
-    if (scheduler != null) {
+    if (scheduler != null || path.isEmpty()) {
       return;
     }
     scheduler = Executors.newSingleThreadScheduledExecutor(daemon("sluice-rules-reload"));
@@ -173,11 +208,12 @@ public final class RuleReloader implements AutoCloseable {
   private void startWatching() {
     try {
       watcher = FileSystems.getDefault().newWatchService();
-      Path dir = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
+      Path rules = path.get();
+      Path dir = Files.isDirectory(rules) ? rules : rules.toAbsolutePath().getParent();
       register(dir);
       register(dir.toAbsolutePath().getParent());
     } catch (IOException | RuntimeException e) {
-      log.warn("no file-system watch on {} ({}); polling only", path, e.toString());
+      log.warn("no file-system watch on {} ({}); polling only", path.get(), e.toString());
       return;
     }
     Thread thread = daemon("sluice-rules-watch").newThread(this::watchLoop);

@@ -1,0 +1,123 @@
+package dev.sluice.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Rules from an xDS management server: the ADS stream, who Sluice says it is, TLS, and how it
+ * reconnects.
+ *
+ * @param server {@code host:port} (or any gRPC target) of the management server
+ * @param nodeId the {@code node.id} sent to the server, which picks the snapshot by it
+ * @param nodeMetadataJson a JSON object sent as {@code node.metadata}; {@code {}} for none
+ * @param tls how to secure the connection; {@link Tls#PLAINTEXT} for none
+ * @param headers extra request headers on the stream (e.g. an authorization token)
+ * @param backoff waits between reconnects
+ * @param maxMessageBytes the largest response accepted
+ * @param requireInitialRules health is unhealthy until a first valid snapshot arrived; {@code
+ *     false} answers healthy with no rules at all (the reference's {@code
+ *     FORCE_START_WITHOUT_INITIAL_CONFIG=true})
+ */
+public record XdsConfig(
+    String server,
+    String nodeId,
+    String nodeMetadataJson,
+    Tls tls,
+    Map<String, String> headers,
+    Backoff backoff,
+    int maxMessageBytes,
+    boolean requireInitialRules)
+    implements RuleSource {
+
+  public XdsConfig {
+    Objects.requireNonNull(server, "server");
+    if (server.isBlank()) {
+      throw new IllegalArgumentException("xds server must be host:port, found nothing");
+    }
+    Objects.requireNonNull(nodeId, "nodeId");
+    Objects.requireNonNull(nodeMetadataJson, "nodeMetadataJson");
+    Objects.requireNonNull(tls, "tls");
+    headers = Map.copyOf(headers);
+    Objects.requireNonNull(backoff, "backoff");
+    if (maxMessageBytes < 1) {
+      throw new IllegalArgumentException("xds max message size must be >= 1: " + maxMessageBytes);
+    }
+  }
+
+  /** Plaintext to {@code server}, node {@code default}, default backoff: for tests. */
+  public static XdsConfig plaintext(String server) {
+    return new XdsConfig(
+        server, "default", "{}", Tls.PLAINTEXT, Map.of(), Backoff.DEFAULT, 4 << 20, true);
+  }
+
+  /** The same settings with another backoff. */
+  public XdsConfig withBackoff(Backoff newBackoff) {
+    return new XdsConfig(
+        server,
+        nodeId,
+        nodeMetadataJson,
+        tls,
+        headers,
+        newBackoff,
+        maxMessageBytes,
+        requireInitialRules);
+  }
+
+  /**
+   * TLS to the management server.
+   *
+   * @param enabled plaintext when false (then the other fields are empty)
+   * @param caCert trusted CA certificates (PEM); empty = the JVM's trust store
+   * @param clientCert client certificate chain for mutual TLS (PEM), with {@code clientKey}
+   * @param serverName the name the server's certificate must carry, instead of the host in {@code
+   *     server}
+   */
+  public record Tls(
+      boolean enabled,
+      Optional<Path> caCert,
+      Optional<Path> clientCert,
+      Optional<Path> clientKey,
+      Optional<String> serverName) {
+    public static final Tls PLAINTEXT =
+        new Tls(false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+
+    public Tls {
+      Objects.requireNonNull(caCert, "caCert");
+      Objects.requireNonNull(clientCert, "clientCert");
+      Objects.requireNonNull(clientKey, "clientKey");
+      Objects.requireNonNull(serverName, "serverName");
+      if (clientCert.isPresent() != clientKey.isPresent()) {
+        throw new IllegalArgumentException(
+            "xds client certificate and key go together: give both or neither");
+      }
+      if (!enabled && (caCert.isPresent() || clientCert.isPresent() || serverName.isPresent())) {
+        throw new IllegalArgumentException("xds TLS files or server name given with TLS off");
+      }
+    }
+  }
+
+  /**
+   * Exponential backoff between reconnects: {@code initial}, doubled per failed attempt up to
+   * {@code max}, each wait moved at random by up to {@code jitter} of itself (0 = exact).
+   */
+  public record Backoff(Duration initial, Duration max, double jitter) {
+    public static final Backoff DEFAULT =
+        new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30), 0.5);
+
+    public Backoff {
+      if (initial.isNegative() || initial.isZero()) {
+        throw new IllegalArgumentException("xds backoff initial must be positive: " + initial);
+      }
+      if (max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException(
+            "xds backoff max must be >= initial: " + max + " < " + initial);
+      }
+      if (!(jitter >= 0 && jitter <= 1)) {
+        throw new IllegalArgumentException("xds backoff jitter must be 0..1: " + jitter);
+      }
+    }
+  }
+}
