@@ -5,6 +5,7 @@ import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -31,14 +32,34 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
       "redis-server not found on PATH and no Docker: install redis-server"
           + " (apt-get install -y redis-server)";
 
+  private static final String SOCKET = "redis.sock";
+
+  private final boolean unixSocket;
   private RedisServer server;
+
+  public RedisServerExtension() {
+    this(false);
+  }
+
+  private RedisServerExtension(boolean unixSocket) {
+    this.unixSocket = unixSocket;
+  }
+
+  /** A local {@code redis-server} that also listens on a unix socket ({@link #socket()}). */
+  public static RedisServerExtension withUnixSocket() {
+    return new RedisServerExtension(true);
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) {
+    Optional<Path> binary = findOnPath("redis-server", System.getenv("PATH"));
     server =
-        choose(
-            findOnPath("redis-server", System.getenv("PATH")),
-            () -> DockerClientFactory.instance().isDockerAvailable());
+        unixSocket
+            ? new RedisProcess(
+                RedisTools.require("redis-server"),
+                List.of(),
+                List.of("--unixsocket", SOCKET, "--unixsocketperm", "700"))
+            : choose(binary, () -> DockerClientFactory.instance().isDockerAvailable());
     try {
       server.start();
     } catch (RuntimeException e) {
@@ -75,6 +96,25 @@ public final class RedisServerExtension implements BeforeAllCallback, AfterAllCa
   /** A new plain connection for inspecting the server (TTL, SCAN, INFO); the caller closes it. */
   public Jedis client() {
     return new Jedis(host(), port());
+  }
+
+  /** The unix socket of a server made by {@link #withUnixSocket()}. */
+  public Path socket() {
+    if (!(running() instanceof RedisProcess process) || !unixSocket) {
+      throw new IllegalStateException("this Redis has no unix socket: use withUnixSocket()");
+    }
+    return process.dir().resolve(SOCKET);
+  }
+
+  /**
+   * Creates an ACL user with every command on every key and channel ({@code ACL SETUSER name on
+   * >password ~* &* +@all}); returns its name.
+   */
+  public String addUser(String name, String password) {
+    try (Jedis jedis = client()) {
+      jedis.aclSetUser(name, "reset", "on", ">" + password, "~*", "&*", "+@all");
+    }
+    return name;
   }
 
   /** Stops the server, as in an outage; the port stays reserved for {@link #start()}. */
