@@ -7,14 +7,18 @@ import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.RedisTls;
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.Secret;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +66,50 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "${env:SLUICE_REDIS_URL:-redis://localhost:6379}",
       converter = Converters.RedisUrlConverter.class,
       description =
-          "redis://[user:password@]host:port[/db] (env SLUICE_REDIS_URL, default ${DEFAULT-VALUE}).")
+          "redis://[user:password@]host:port[/db], rediss://..., unix:///path/redis.sock[?db=N],"
+              + " redis-cluster://[user:password@]h1:p1,h2:p2,..., rediss-cluster://...,"
+              + " redis-sentinel://[user:password@]h1:p1,h2:p2/MASTER, rediss-sentinel://..."
+              + " (env SLUICE_REDIS_URL, default redis://localhost:6379).")
   RedisEndpoint redisUrl;
+
+  @Option(
+      names = "--redis-sentinel-password",
+      defaultValue = "${env:SLUICE_REDIS_SENTINEL_PASSWORD}",
+      description =
+          "Password of the sentinels themselves, when they have one (env"
+              + " SLUICE_REDIS_SENTINEL_PASSWORD, default none).")
+  String redisSentinelPassword;
+
+  @Option(
+      names = "--redis-tls-ca",
+      defaultValue = "${env:SLUICE_REDIS_TLS_CA}",
+      description =
+          "PEM CA certificates a TLS Redis must chain to (env SLUICE_REDIS_TLS_CA, default the"
+              + " JVM's trust store).")
+  Path redisTlsCa;
+
+  @Option(
+      names = "--redis-tls-cert",
+      defaultValue = "${env:SLUICE_REDIS_TLS_CERT}",
+      description =
+          "PEM client certificate for TLS Redis, with --redis-tls-key (env SLUICE_REDIS_TLS_CERT,"
+              + " default none).")
+  Path redisTlsCert;
+
+  @Option(
+      names = "--redis-tls-key",
+      defaultValue = "${env:SLUICE_REDIS_TLS_KEY}",
+      description =
+          "PEM PKCS#8 private key of --redis-tls-cert (env SLUICE_REDIS_TLS_KEY, default none).")
+  Path redisTlsKey;
+
+  @Option(
+      names = "--redis-tls-insecure",
+      defaultValue = "${env:SLUICE_REDIS_TLS_INSECURE:-false}",
+      description =
+          "Accept any Redis certificate for any host name; logged as a warning (env"
+              + " SLUICE_REDIS_TLS_INSECURE, default ${DEFAULT-VALUE}).")
+  boolean redisTlsInsecure;
 
   @Option(
       names = "--redis-timeout",
@@ -206,7 +252,17 @@ final class ServeCommand implements Callable<Integer> {
           new RulesConfig(rules.config, reloadInterval, rules.defaultAlgorithm),
           new StoreConfig(
               store,
-              new RedisConfig(redisUrl, redisTimeout, redisConnections, keyPrefix),
+              new RedisConfig(
+                  redisUrl,
+                  new RedisTls(
+                      Optional.ofNullable(redisTlsCa),
+                      Optional.ofNullable(redisTlsCert),
+                      Optional.ofNullable(redisTlsKey),
+                      redisTlsInsecure),
+                  Optional.ofNullable(redisSentinelPassword).map(Secret::of),
+                  redisTimeout,
+                  redisConnections,
+                  keyPrefix),
               BreakerConfig.defaults()),
           new ServerConfig(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace),
           new LimiterConfig(

@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.Secret;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,56 +11,97 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * Opens the connections the lanes pipeline over: the settings' host, credentials, database and TLS,
- * their timeout as both connect and reply timeout, and a script cached on every new connection, so
- * the first EVALSHA after a Redis restart does not miss. Immutable and thread-safe.
+ * Opens the connections the lanes pipeline over: the endpoint's credentials, database and TLS (CA,
+ * client certificate, host name check), the timeout as both connect and reply timeout, a version
+ * check, and a script cached on every new connection, so the first EVALSHA after a Redis restart
+ * does not miss. Immutable and thread-safe.
  */
 final class RedisConnector implements Supplier<Connection> {
   private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
 
-  private final HostAndPort hostAndPort;
+  private final RedisEndpoint endpoint;
   private final JedisClientConfig config;
+  private final JedisClientConfig sentinelConfig;
   private final LuaScript script;
-  private final String address;
+  private final int timeoutMillis;
 
   RedisConnector(RedisConfig settings, LuaScript script) {
-    RedisEndpoint.Standalone endpoint = standalone(settings.endpoint());
-    this.hostAndPort = new HostAndPort(endpoint.host(), endpoint.port());
-    this.config = clientConfig(endpoint, settings);
+    this.endpoint = settings.endpoint();
+    this.timeoutMillis = (int) settings.timeout().toMillis();
+    this.config = clientConfig(settings, endpoint.user(), endpoint.password(), database(endpoint));
+    this.sentinelConfig = clientConfig(settings, Optional.empty(), settings.sentinelPassword(), 0);
     this.script = script;
-    this.address = endpoint.address();
-  }
-
-  /**
-   * The one form this connector opens. A new {@link RedisEndpoint} form must be handled here in the
-   * same change that adds it (the store's tests open every form), so no accepted URL fails here.
-   */
-  private static RedisEndpoint.Standalone standalone(RedisEndpoint endpoint) {
-    if (endpoint instanceof RedisEndpoint.Standalone standalone) {
-      return standalone;
+    if (endpoint.tls() && settings.tls().insecure()) {
+      log.warn(
+          "redis at {}: --redis-tls-insecure: the server's certificate and host name are NOT"
+              + " checked; anyone in the path can read and change counters",
+          endpoint.address());
     }
-    throw new IllegalArgumentException("redis endpoint not supported yet: " + endpoint);
+  }
+
+  /** The client settings for data nodes (credentials, database, TLS), e.g. for Jedis topology. */
+  JedisClientConfig clientConfig() {
+    return config;
+  }
+
+  /** The client settings for sentinels: their own password, no database, the same TLS. */
+  JedisClientConfig sentinelConfig() {
+    return sentinelConfig;
   }
 
   /**
-   * A new connection with the script cached. When Redis refuses the script (an ACL, say) the
-   * connection is still returned and the script will be sent with EVAL.
+   * A connection to the one server of a standalone or unix endpoint; see {@link #to}.
    *
-   * @throws redis.clients.jedis.exceptions.JedisException when Redis cannot be reached or does not
-   *     answer within the timeout
+   * @throws IllegalStateException for a cluster or sentinel endpoint, whose nodes are found first
    */
   @Override
   public Connection get() {
-    Connection connection = new Connection(hostAndPort, config);
+    if (endpoint instanceof RedisEndpoint.Unix unix) {
+      return ready(
+          () -> new Connection(new UnixSocketFactory(unix.socket(), timeoutMillis), config),
+          unix.address());
+    }
+    if (endpoint instanceof RedisEndpoint.Standalone standalone) {
+      return to(new HostAndPort(standalone.host(), standalone.port())).get();
+    }
+    throw new IllegalStateException("no single server to connect to for " + endpoint.address());
+  }
+
+  /**
+   * Opens connections to one node. Each new connection is checked (Redis 7.0 or newer) and has the
+   * script cached; when Redis refuses the script (an ACL, say) the connection is still returned and
+   * the script will be sent with EVAL.
+   *
+   * @return a supplier that throws {@link redis.clients.jedis.exceptions.JedisException} with a
+   *     one-line reason when the node cannot be reached, refuses the credentials or the
+   *     certificate, is too old, or does not answer within the timeout
+   */
+  Supplier<Connection> to(HostAndPort node) {
+    return () -> ready(() -> new Connection(node, config), node.toString());
+  }
+
+  private Connection ready(Supplier<Connection> open, String where) {
+    Connection connection;
     try {
+      connection = open.get();
+    } catch (JedisConnectionException e) {
+      throw new JedisConnectionException(ConnectFailures.describe(e), e);
+    }
+    try {
+      RedisVersion.check(connection, where);
       script.scriptLoad(connection);
     } catch (JedisDataException e) {
+      if (e instanceof RedisVersion.TooOld) {
+        connection.close();
+        throw e;
+      }
       log.warn(
           "redis at {}: cannot load {} ({}); it will be sent with EVAL when needed",
-          address,
+          where,
           script.resource(),
           e.getMessage());
     } catch (RuntimeException e) {
@@ -70,16 +112,32 @@ final class RedisConnector implements Supplier<Connection> {
   }
 
   private static JedisClientConfig clientConfig(
-      RedisEndpoint.Standalone endpoint, RedisConfig settings) {
+      RedisConfig settings, Optional<String> user, Optional<Secret> password, int database) {
     int timeoutMillis = (int) settings.timeout().toMillis();
-    return DefaultJedisClientConfig.builder()
-        .connectionTimeoutMillis(timeoutMillis)
-        .socketTimeoutMillis(timeoutMillis)
-        .user(endpoint.user().orElse(null))
-        .password(endpoint.password().map(Secret::reveal).orElse(null))
-        .database(endpoint.database())
-        .ssl(endpoint.tls())
-        .clientName("sluice")
-        .build();
+    DefaultJedisClientConfig.Builder builder =
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(timeoutMillis)
+            .socketTimeoutMillis(timeoutMillis)
+            .user(user.orElse(null))
+            .password(password.map(Secret::reveal).orElse(null))
+            .database(database)
+            .clientName("sluice");
+    if (settings.endpoint().tls()) {
+      builder
+          .ssl(true)
+          .sslSocketFactory(TlsSockets.factory(settings.tls()))
+          .sslParameters(TlsSockets.parameters(settings.tls()));
+    }
+    return builder.build();
+  }
+
+  private static int database(RedisEndpoint endpoint) {
+    if (endpoint instanceof RedisEndpoint.Standalone standalone) {
+      return standalone.database();
+    }
+    if (endpoint instanceof RedisEndpoint.Unix unix) {
+      return unix.database();
+    }
+    return 0;
   }
 }
