@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,20 +15,57 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       CheckCommand.class,
       BenchCommand.class,
-      BenchServerCommand.class
+      BenchServerCommand.class,
+      CallCommand.class
     })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
 
   /** Exit code for a bad command line or invalid settings. */
   static final int USAGE = 2;
 
   public static void main(String[] args) {
-    System.exit(run(args));
+    ReferenceEnvironment reference = ReferenceEnvironment.of(System.getenv());
+    configureLogging(reference);
+    System.exit(run(reference, args));
+  }
+
+  /**
+   * Before the first logger exists: logback.xml reads {@code SLUICE_LOG_LEVEL} from system
+   * properties as well as the environment, so the reference's LOG_LEVEL reaches it this way, and
+   * LOG_FORMAT=json selects the JSON configuration.
+   */
+  private static void configureLogging(ReferenceEnvironment reference) {
+    reference.logLevel().ifPresent(level -> System.setProperty("SLUICE_LOG_LEVEL", level));
+    if (reference.logFormat().equals("json")
+        && System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "logback-json.xml");
+    }
   }
 
   /** Runs a command and returns its exit code; never calls {@code System.exit}. */
   public static int run(String... args) {
-    CommandLine commandLine = new CommandLine(new Main());
+    return run(ReferenceEnvironment.of(Map.of()), args);
+  }
+
+  /**
+   * Runs a command with {@code reference}'s translation of the reference service's variables as
+   * defaults behind the {@code SLUICE_*} ones; never calls {@code System.exit}.
+   */
+  public static int run(ReferenceEnvironment reference, String... args) {
+    CommandLine.IFactory defaults = CommandLine.defaultFactory();
+    CommandLine commandLine =
+        new CommandLine(
+            new Main(),
+            new CommandLine.IFactory() {
+              @Override
+              @SuppressWarnings("unchecked")
+              public <K> K create(Class<K> type) throws Exception {
+                return type == ServeCommand.class
+                    ? (K) new ServeCommand(reference)
+                    : defaults.create(type);
+              }
+            });
+    commandLine.setDefaultValueProvider(reference);
     commandLine.setParameterExceptionHandler(Main::usageError);
     commandLine.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
@@ -43,8 +82,10 @@ public final class Main implements Runnable {
     return USAGE;
   }
 
+  /** Without a subcommand there is nothing to do: usage on stderr and the usage exit code. */
   @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
+  public Integer call() {
+    new CommandLine(this).usage(System.err);
+    return USAGE;
   }
 }

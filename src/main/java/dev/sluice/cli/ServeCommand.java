@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.Sluice;
+import dev.sluice.StartupException;
 import dev.sluice.config.BreakerConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
@@ -39,6 +40,16 @@ final class ServeCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
 
   @Spec CommandSpec spec;
+
+  private final ReferenceEnvironment reference;
+
+  ServeCommand() {
+    this(ReferenceEnvironment.none());
+  }
+
+  ServeCommand(ReferenceEnvironment reference) {
+    this.reference = reference;
+  }
 
   @Mixin RulesOptions rules;
 
@@ -230,6 +241,11 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    if (!reference.errors().isEmpty()) {
+      spec.commandLine().getErr().println("sluice: " + String.join("; ", reference.errors()));
+      return Main.USAGE;
+    }
+    reference.warningLine(spec).ifPresent(log::warn);
     ServeConfig serveConfig = toConfig();
     StopSignal stop = StopSignal.install();
     try (Sluice sluice = Sluice.start(serveConfig, Clock.systemUTC())) {
@@ -244,8 +260,8 @@ final class ServeCommand implements Callable<Integer> {
   /** Builds the validated settings; a bad value is a usage error naming it. */
   ServeConfig toConfig() {
     if ("file".equalsIgnoreCase(xds.source.trim()) && !Files.exists(rules.config)) {
-      throw new ParameterException(
-          spec.commandLine(), "config path does not exist: " + rules.config);
+      // Not a usage error: the flag is well formed, the files are missing (exit 1, like bad rules).
+      throw new StartupException("config path does not exist: " + rules.config);
     }
     try {
       return new ServeConfig(

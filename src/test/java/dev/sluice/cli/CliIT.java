@@ -106,6 +106,22 @@ class CliIT {
             });
   }
 
+  @Test
+  void noArguments_printsUsage_andExitsTwo() throws Exception {
+    Result result = run(Map.of());
+
+    assertThat(result.exit()).isEqualTo(2);
+    assertThat(result.stderr()).contains("Usage: sluice").contains("serve");
+  }
+
+  @Test
+  void version_isThePomVersionFromTheManifest() throws Exception {
+    Result result = run(Map.of(), "-V");
+
+    assertThat(result.exit()).isZero();
+    assertThat(result.stdout().strip()).matches("sluice \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+  }
+
   // --- startup failures ----------------------------------------------------------------------
 
   @Test
@@ -118,7 +134,7 @@ class CliIT {
   }
 
   @Test
-  void serve_missingConfigPath_exitsNonZeroWithOneLine() throws Exception {
+  void serve_missingConfigPath_exitsOneWithOneLine() throws Exception {
     Path nowhere = tmp.resolve("nowhere");
 
     Result result =
@@ -132,7 +148,7 @@ class CliIT {
             "--http-port",
             "0");
 
-    assertThat(result.exit()).isNotZero();
+    assertThat(result.exit()).as("README: a missing config path exits 1").isEqualTo(1);
     assertThat(result.stderrLines()).singleElement().asString().contains(nowhere.toString());
     assertNoStackTrace(result);
   }

@@ -1,0 +1,173 @@
+package dev.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.config.StoreKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The reference's variables seen through {@code serve}'s options, without starting anything. */
+class ReferenceEnvironmentTest {
+  private static ServeConfig serve(Map<String, String> env, String... args) {
+    ReferenceEnvironment reference = ReferenceEnvironment.of(env);
+    CommandLine commandLine = new CommandLine(new ServeCommand(reference));
+    commandLine.setDefaultValueProvider(reference);
+    commandLine.parseArgs(args);
+    return commandLine.<ServeCommand>getCommand().toConfig();
+  }
+
+  private static String warnings(Map<String, String> env) {
+    return ReferenceEnvironment.of(env)
+        .warningLine(new CommandLine(new ServeCommand()).getCommandSpec())
+        .orElse("");
+  }
+
+  @Test
+  void portsAndRuntimeDirectories_mapOntoServe() {
+    ServeConfig config =
+        serve(
+            Map.of(
+                "PORT", "18080",
+                "GRPC_PORT", "18081",
+                "RUNTIME_ROOT", "config",
+                "RUNTIME_SUBDIRECTORY", "",
+                "RUNTIME_APPDIRECTORY", "rules"));
+
+    assertThat(config.server().httpPort()).isEqualTo(18080);
+    assertThat(config.server().grpcPort()).isEqualTo(18081);
+    assertThat(config.rules().path()).isEqualTo(Path.of("config/rules"));
+  }
+
+  @Test
+  void precedence_flagThenSluiceThenReferenceThenDefault() {
+    Map<String, String> env =
+        Map.of("PORT", "1001", "SLUICE_GRPC_PORT", "2002", "GRPC_PORT", "3003");
+
+    assertThat(serve(env).server().httpPort()).as("reference").isEqualTo(1001);
+    assertThat(serve(env).server().grpcPort()).as("SLUICE_* beats reference").isEqualTo(2002);
+    assertThat(serve(env, "--http-port=4004").server().httpPort()).as("flag").isEqualTo(4004);
+    assertThat(serve(Map.of()).server().httpPort()).as("default").isEqualTo(8080);
+    assertThat(ReferenceEnvironment.of(env).sluiceView()).doesNotContainKey("SLUICE_GRPC_PORT");
+  }
+
+  @Test
+  void redisUrl_alone_selectsRedis_withAuthTlsPoolTimeoutAndPrefix() {
+    ServeConfig config =
+        serve(
+            Map.of(
+                "REDIS_SOCKET_TYPE", "tcp",
+                "REDIS_URL", "cache:6380",
+                "REDIS_AUTH", "app:s3cret",
+                "REDIS_TLS", "true",
+                "REDIS_POOL_SIZE", "5",
+                "REDIS_TIMEOUT", "1m30s",
+                "CACHE_KEY_PREFIX", "rl_"));
+
+    assertThat(config.store().kind()).isEqualTo(StoreKind.REDIS);
+    RedisEndpoint.Standalone endpoint =
+        (RedisEndpoint.Standalone) config.store().redis().endpoint();
+    assertThat(endpoint.host()).isEqualTo("cache");
+    assertThat(endpoint.port()).isEqualTo(6380);
+    assertThat(endpoint.tls()).isTrue();
+    assertThat(endpoint.user()).contains("app");
+    assertThat(endpoint.password().orElseThrow().reveal()).isEqualTo("s3cret");
+    assertThat(config.store().redis().connections()).isEqualTo(5);
+    assertThat(config.store().redis().timeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(config.store().redis().keyPrefix()).isEqualTo("rl_");
+  }
+
+  @Test
+  void redisUrl_withSluiceStore_keepsTheSluiceChoice() {
+    assertThat(serve(Map.of("REDIS_URL", "cache:6379", "SLUICE_STORE", "memory")).store().kind())
+        .isEqualTo(StoreKind.MEMORY);
+    assertThat(serve(Map.of("REDIS_URL", "cache:6379"), "--store=memory").store().kind())
+        .isEqualTo(StoreKind.MEMORY);
+    assertThat(serve(Map.of("BACKEND_TYPE", "redis")).store().kind()).isEqualTo(StoreKind.REDIS);
+  }
+
+  @Test
+  void valuesSluiceCannotHonour_areErrorsNamingTheVariable() {
+    assertThat(ReferenceEnvironment.of(Map.of("BACKEND_TYPE", "memcache")).errors())
+        .singleElement()
+        .asString()
+        .startsWith("BACKEND_TYPE=memcache: not supported");
+    assertThat(
+            ReferenceEnvironment.of(Map.of("REDIS_TYPE", "CLUSTER", "REDIS_URL", "a:1,b:2"))
+                .errors())
+        .singleElement()
+        .asString()
+        .contains("REDIS_TYPE=CLUSTER: not supported yet");
+    assertThat(
+            ReferenceEnvironment.of(
+                    Map.of("REDIS_SOCKET_TYPE", "unix", "REDIS_URL", "/var/run/redis.sock"))
+                .errors())
+        .singleElement()
+        .asString()
+        .contains("unix sockets");
+    assertThat(ReferenceEnvironment.of(Map.of("LOG_FORMAT", "xml")).errors()).hasSize(1);
+  }
+
+  @Test
+  void behaviourVariables_mapOntoServe() {
+    ServeConfig config =
+        serve(
+            Map.of(
+                "SHADOW_MODE", "true",
+                "LIMIT_RESPONSE_HEADERS_ENABLED", "true",
+                "LIMIT_LIMIT_HEADER", "X-Limit",
+                "LIMIT_REMAINING_HEADER", "X-Remaining",
+                "LIMIT_RESET_HEADER", "X-Reset",
+                "LOCAL_CACHE_SIZE_IN_BYTES", "1048576"));
+
+    assertThat(config.limiter().globalShadowMode()).isTrue();
+    assertThat(config.headers().enabled()).isTrue();
+    assertThat(config.headers().limitHeader()).isEqualTo("X-Limit");
+    assertThat(config.headers().remainingHeader()).isEqualTo("X-Remaining");
+    assertThat(config.headers().resetHeader()).isEqualTo("X-Reset");
+    assertThat(config.limiter().localCacheSize())
+        .isEqualTo(1048576 / ReferenceEnvironment.CACHE_ENTRY_BYTES);
+  }
+
+  @Test
+  void notImplementedVariables_areNamedInOneWarningLine() {
+    String line =
+        warnings(
+            Map.of(
+                "USE_STATSD", "true",
+                "MEMCACHE_HOST_PORT", "m:11211",
+                "REDIS_PIPELINE_WINDOW", "150us",
+                "STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT", "true"));
+
+    assertThat(line)
+        .doesNotContain("\n")
+        .contains("USE_STATSD (statsd is not supported; scrape Prometheus /metrics)")
+        .contains("MEMCACHE_HOST_PORT (memcache is not supported; use Redis)")
+        .contains("REDIS_PIPELINE_WINDOW (not needed")
+        .contains("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT: not supported yet");
+    assertThat(warnings(Map.of("PORT", "8080"))).isEmpty();
+  }
+
+  @Test
+  void logLevelAndFormat_translateLogrusNames() {
+    ReferenceEnvironment reference =
+        ReferenceEnvironment.of(Map.of("LOG_LEVEL", "warning", "LOG_FORMAT", "JSON"));
+
+    assertThat(reference.logLevel()).contains("WARN");
+    assertThat(reference.logFormat()).isEqualTo("json");
+    assertThat(ReferenceEnvironment.of(Map.of()).logFormat()).isEqualTo("text");
+  }
+
+  @Test
+  void goDuration_parsesTheReferenceForms() {
+    assertThat(ReferenceEnvironment.goDuration("24h")).isEqualTo(Duration.ofHours(24));
+    assertThat(ReferenceEnvironment.goDuration("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(ReferenceEnvironment.goDuration("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(ReferenceEnvironment.goDuration("500us")).isEqualTo(Duration.ofNanos(500_000));
+    assertThat(ReferenceEnvironment.goDuration("0")).isZero();
+  }
+}
