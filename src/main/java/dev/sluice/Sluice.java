@@ -16,6 +16,9 @@ import dev.sluice.config.XdsConfig;
 import dev.sluice.limiter.CounterAdmin;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
+import dev.sluice.live.LiveHandler;
+import dev.sluice.live.LiveStats;
+import dev.sluice.live.LiveStatus;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
@@ -30,6 +33,7 @@ import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,8 +103,9 @@ public final class Sluice implements AutoCloseable {
     store = new GuardedStore(openStore(config.store(), clock), config.store().breaker(), metrics);
     started.add(store);
     boolean storeUp = store.checkAtStartup();
+    LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
-        new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics);
+        new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics, live);
     RateLimitGrpcService service = new RateLimitGrpcService(limiter, config.headers(), metrics);
     CounterAdmin counters = new CounterAdmin(reloader::rules, store);
     boolean readOnly = config.server().adminReadOnly();
@@ -117,6 +122,7 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/rules", new RulesHandler(reloader, readOnly));
     admin.handle("/json", new JsonHandler(service));
     admin.handle("/counters", new CountersHandler(counters, readOnly));
+    admin.handle("/ui", new LiveHandler(live, this::liveStatus));
     started.add(admin.start());
     reloader.start(config.rules().reloadInterval());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
@@ -187,6 +193,27 @@ public final class Sluice implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     };
+  }
+
+  private static byte[] randomSalt() {
+    byte[] salt = new byte[16];
+    new SecureRandom().nextBytes(salt);
+    return salt;
+  }
+
+  private LiveStatus liveStatus() {
+    RuleReloader.Snapshot rules = reloader.current();
+    Optional<RuleReloader.ReloadError> error = reloader.lastError();
+    return new LiveStatus(
+        store.kind(),
+        store.available(),
+        store.state(),
+        store.lastError(),
+        config.limiter().failureMode().configName(),
+        rules.version(),
+        rules.loadedAt(),
+        error.map(e -> e.problems().stream().map(Object::toString).toList()).orElse(List.of()),
+        error.map(RuleReloader.ReloadError::at));
   }
 
   /** gRPC health follows the same report as /healthcheck, refreshed often. */

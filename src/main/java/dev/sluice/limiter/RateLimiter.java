@@ -2,6 +2,7 @@ package dev.sluice.limiter;
 
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.metrics.RuleCounts;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.CounterStore;
@@ -30,6 +31,7 @@ public final class RateLimiter {
   private final SluiceMetrics metrics;
   private final Planner planner;
   private final UnknownDomains unknownDomains;
+  private final DecisionListener listener;
 
   /**
    * @param rules the current rule snapshot; read once per request
@@ -38,6 +40,19 @@ public final class RateLimiter {
    */
   public RateLimiter(
       Supplier<RuleSet> rules, StoreChoice stores, LimiterConfig settings, SluiceMetrics metrics) {
+    this(rules, stores, settings, metrics, DecisionListener.NONE);
+  }
+
+  /**
+   * @param listener told about every counted descriptor, next to the metrics (the live page)
+   */
+  public RateLimiter(
+      Supplier<RuleSet> rules,
+      StoreChoice stores,
+      LimiterConfig settings,
+      SluiceMetrics metrics,
+      DecisionListener listener) {
+    this.listener = listener;
     this.rules = rules;
     this.store = stores.primary();
     this.fallback = stores.fallback();
@@ -77,13 +92,12 @@ public final class RateLimiter {
     boolean[] cached = new boolean[plan.size()];
     List<Hit> hits = toStore(plan, usages, cached);
     if (hits.isEmpty()) {
-      return CompletableFuture.completedFuture(finish(call.domain(), plan, usages, cached));
+      return CompletableFuture.completedFuture(finish(call, plan, usages, cached));
     }
     return store
         .acquire(hits)
-        .thenApply(
-            answers -> finish(call.domain(), plan, merge(plan, usages, cached, answers), cached))
-        .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plan, hits, failure));
+        .thenApply(answers -> finish(call, plan, merge(plan, usages, cached, answers), cached))
+        .exceptionallyCompose(failure -> onStoreFailure(call, plan, hits, failure));
   }
 
   /**
@@ -127,7 +141,7 @@ public final class RateLimiter {
   }
 
   private CompletableFuture<Decision> onStoreFailure(
-      String domain, List<Planned> plan, List<Hit> hits, Throwable failure) {
+      RateLimitCall call, List<Planned> plan, List<Hit> hits, Throwable failure) {
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
     if (!(cause instanceof StoreException) || settings.failureMode() == FailureMode.ERROR) {
       return CompletableFuture.failedFuture(cause);
@@ -137,13 +151,13 @@ public final class RateLimiter {
       case ALLOW ->
           CompletableFuture.completedFuture(decisionOf(plan, p -> DescriptorDecision.NOT_LIMITED));
       case DENY -> CompletableFuture.completedFuture(decisionOf(plan, Planned::denied));
-      case LOCAL -> localDecision(domain, plan, hits);
+      case LOCAL -> localDecision(call, plan, hits);
       case ERROR -> CompletableFuture.failedFuture(cause);
     };
   }
 
   private CompletableFuture<Decision> localDecision(
-      String domain, List<Planned> plan, List<Hit> hits) {
+      RateLimitCall call, List<Planned> plan, List<Hit> hits) {
     List<Hit> shares = new ArrayList<>(hits.size());
     for (Planned planned : plan) {
       if (planned.counted()) {
@@ -156,7 +170,7 @@ public final class RateLimiter {
         .acquire(shares)
         .thenApply(
             answers ->
-                finish(domain, plan, merge(plan, new Usage[plan.size()], none, answers), none));
+                finish(call, plan, merge(plan, new Usage[plan.size()], none, answers), none));
   }
 
   private Decision decisionOf(
@@ -168,13 +182,23 @@ public final class RateLimiter {
     return new Decision(overall(plan, statuses), statuses);
   }
 
-  private Decision finish(String domain, List<Planned> plan, Usage[] usages, boolean[] cached) {
+  private Decision finish(
+      RateLimitCall call, List<Planned> plan, Usage[] usages, boolean[] cached) {
     List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
     for (int i = 0; i < plan.size(); i++) {
       Planned planned = plan.get(i);
       if (planned.counted()) {
-        statuses.add(planned.status(usages[i]));
-        record(domain, planned, usages[i], cached[i]);
+        DescriptorDecision status = planned.status(usages[i]);
+        statuses.add(status);
+        RuleCounts counts = record(call.domain(), planned, usages[i], cached[i]);
+        listener.counted(
+            new CountedOutcome(
+                call.domain(),
+                planned.rule() == null ? Planned.OVERRIDE_LABEL : planned.rule().path(),
+                call.descriptors().get(i).entries(),
+                planned.detailedMetric(),
+                counts,
+                status.code() == Code.OVER_LIMIT));
       } else {
         statuses.add(planned.fixed());
       }
@@ -182,7 +206,7 @@ public final class RateLimiter {
     return new Decision(overall(plan, statuses), statuses);
   }
 
-  private void record(String domain, Planned planned, Usage usage, boolean cached) {
+  private RuleCounts record(String domain, Planned planned, Usage usage, boolean cached) {
     var counts =
         cached
             ? HitAccounting.cachedOver(planned.hit().hits(), planned.shadowMode())
@@ -193,6 +217,7 @@ public final class RateLimiter {
     } else {
       metrics.ruleOutcome(domain, planned.metricRule(), counts);
     }
+    return counts;
   }
 
   /**
