@@ -87,7 +87,8 @@ public final class Sluice implements AutoCloseable {
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
     log.info("starting with {}", config);
-    RuleLoader loader = new RuleLoader(config.rules().defaultAlgorithm());
+    RuleLoader loader =
+        new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules());
     ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
     LoadResult.Loaded loaded;
     if (config.ruleSource() instanceof XdsConfig) {
@@ -106,7 +107,8 @@ public final class Sluice implements AutoCloseable {
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics, live);
-    RateLimitGrpcService service = new RateLimitGrpcService(limiter, config.headers(), metrics);
+    RateLimitGrpcService service =
+        new RateLimitGrpcService(limiter, config.requestLimits(), config.headers(), metrics);
     CounterAdmin counters = new CounterAdmin(reloader::rules, store);
     boolean readOnly = config.server().adminReadOnly();
     AdminGrpcService adminGrpc = new AdminGrpcService(reloader, counters, readOnly);
@@ -114,7 +116,7 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer(
             config.server().grpcPort(),
             config.server().grpcThreads(),
-            List.of(service.bindService(), adminGrpc.withCallerAddress()));
+            List.of(service.definition(), adminGrpc.withCallerAddress()));
     started.add(grpc.start());
     admin = new AdminHttpServer(config.server().httpPort());
     admin.handle("/healthcheck", new HealthHandler(this::health));

@@ -23,7 +23,8 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    LoadResult result = new RuleLoader(rules.defaultAlgorithm).load(rules.config);
+    LoadResult result =
+        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules).load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
       err.printf("%d problem(s) in %s%n", failed.problems().size(), rules.config);

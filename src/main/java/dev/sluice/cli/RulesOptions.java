@@ -20,4 +20,14 @@ final class RulesOptions {
           "Algorithm of rules and overrides that name none: fixed_window or token_bucket (env"
               + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
   Algorithm defaultAlgorithm;
+
+  @Option(
+      names = "--allow-empty-rules",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_ALLOW_EMPTY_RULES:-false}",
+      description =
+          "Accept a rule directory with no rules (at start, on reload and in check); without it an"
+              + " emptied directory keeps the old rules, since zero rules limit nothing (env"
+              + " SLUICE_ALLOW_EMPTY_RULES, default ${DEFAULT-VALUE}).")
+  boolean allowEmptyRules;
 }

@@ -57,6 +57,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin TracingOptions tracing;
 
+  @Mixin CapacityOptions capacity;
+
   @Option(
       names = "--reload-interval",
       defaultValue = "${env:SLUICE_RELOAD_INTERVAL:-1s}",
@@ -265,7 +267,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     try {
       return new ServeConfig(
-          new RulesConfig(rules.config, reloadInterval, rules.defaultAlgorithm),
+          new RulesConfig(
+              rules.config, reloadInterval, rules.defaultAlgorithm, rules.allowEmptyRules),
           new StoreConfig(
               store,
               new RedisConfig(
@@ -279,13 +282,15 @@ final class ServeCommand implements Callable<Integer> {
                   redisTimeout,
                   redisConnections,
                   keyPrefix),
-              BreakerConfig.defaults()),
+              BreakerConfig.defaults(),
+              capacity.memoryMaxCounters),
           new ServerConfig(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace),
           new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),
           xds.toSource(),
-          tracing.toConfig());
+          tracing.toConfig(),
+          capacity.requestLimits());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -11,14 +11,22 @@ import java.util.Objects;
  * @param path a directory of rule files, or one file
  * @param reloadInterval how often the files are checked for changes
  * @param defaultAlgorithm for rules and overrides that do not name one
+ * @param allowEmptyRules serve (and reload to) zero rules; otherwise zero rules fail startup and a
+ *     reload to zero rules is rejected, because zero rules limit nothing
  */
-public record RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
+public record RulesConfig(
+    Path path, Duration reloadInterval, Algorithm defaultAlgorithm, boolean allowEmptyRules) {
   public RulesConfig {
     Objects.requireNonNull(path, "path");
     if (reloadInterval.isNegative() || reloadInterval.isZero()) {
       throw new IllegalArgumentException("reload interval must be positive: " + reloadInterval);
     }
     Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
+  }
+
+  /** Refusing empty rules. */
+  public RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
+    this(path, reloadInterval, defaultAlgorithm, false);
   }
 
   public static RulesConfig of(Path path) {

@@ -9,6 +9,7 @@ import java.util.Objects;
  *
  * @param ruleSource files (from {@code rules}) or xDS
  * @param tracing {@link TracingConfig#OFF} unless tracing is wanted
+ * @param requestLimits the largest request accepted
  */
 public record ServeConfig(
     RulesConfig rules,
@@ -17,7 +18,8 @@ public record ServeConfig(
     LimiterConfig limiter,
     HeaderConfig headers,
     RuleSource ruleSource,
-    TracingConfig tracing) {
+    TracingConfig tracing,
+    RequestLimits requestLimits) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
@@ -26,6 +28,19 @@ public record ServeConfig(
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(ruleSource, "ruleSource");
     Objects.requireNonNull(tracing, "tracing");
+    Objects.requireNonNull(requestLimits, "requestLimits");
+  }
+
+  /** With the default {@link RequestLimits}. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers,
+      RuleSource ruleSource,
+      TracingConfig tracing) {
+    this(rules, store, server, limiter, headers, ruleSource, tracing, RequestLimits.defaults());
   }
 
   /** Rules from files, no tracing. */
@@ -39,30 +54,41 @@ public record ServeConfig(
   }
 
   public ServeConfig withRules(RulesConfig newRules) {
-    return new ServeConfig(newRules, store, server, limiter, headers, ruleSource, tracing);
+    return new ServeConfig(
+        newRules, store, server, limiter, headers, ruleSource, tracing, requestLimits);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
-    return new ServeConfig(rules, newStore, server, limiter, headers, ruleSource, tracing);
+    return new ServeConfig(
+        rules, newStore, server, limiter, headers, ruleSource, tracing, requestLimits);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
-    return new ServeConfig(rules, store, newServer, limiter, headers, ruleSource, tracing);
+    return new ServeConfig(
+        rules, store, newServer, limiter, headers, ruleSource, tracing, requestLimits);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
-    return new ServeConfig(rules, store, server, newLimiter, headers, ruleSource, tracing);
+    return new ServeConfig(
+        rules, store, server, newLimiter, headers, ruleSource, tracing, requestLimits);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
-    return new ServeConfig(rules, store, server, limiter, newHeaders, ruleSource, tracing);
+    return new ServeConfig(
+        rules, store, server, limiter, newHeaders, ruleSource, tracing, requestLimits);
   }
 
   public ServeConfig withRuleSource(RuleSource newSource) {
-    return new ServeConfig(rules, store, server, limiter, headers, newSource, tracing);
+    return new ServeConfig(
+        rules, store, server, limiter, headers, newSource, tracing, requestLimits);
   }
 
   public ServeConfig withTracing(TracingConfig newTracing) {
-    return new ServeConfig(rules, store, server, limiter, headers, ruleSource, newTracing);
+    return new ServeConfig(
+        rules, store, server, limiter, headers, ruleSource, newTracing, requestLimits);
+  }
+
+  public ServeConfig withRequestLimits(RequestLimits newLimits) {
+    return new ServeConfig(rules, store, server, limiter, headers, ruleSource, tracing, newLimits);
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.service;
 
 import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.RequestLimits;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.RateLimiter;
@@ -9,7 +10,11 @@ import dev.sluice.store.StoreException;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,13 +30,51 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   private static final Logger log = LoggerFactory.getLogger(RateLimitGrpcService.class);
 
   private final RateLimiter limiter;
+  private final RequestMapping mapping;
   private final ResponseHeaders headers;
   private final SluiceMetrics metrics;
 
-  public RateLimitGrpcService(RateLimiter limiter, HeaderConfig headers, SluiceMetrics metrics) {
+  public RateLimitGrpcService(
+      RateLimiter limiter, RequestLimits limits, HeaderConfig headers, SluiceMetrics metrics) {
     this.limiter = limiter;
+    this.mapping = new RequestMapping(limits);
     this.headers = new ResponseHeaders(headers);
     this.metrics = metrics;
+  }
+
+  /**
+   * The generated service, except that the request is parsed by {@link IncomingRequest}: a message
+   * protobuf refuses (such as invalid UTF-8 in a string) is answered INVALID_ARGUMENT here instead
+   * of UNKNOWN with a stack trace by grpc-java. Same service and method names, same schema for
+   * reflection.
+   */
+  public ServerServiceDefinition definition() {
+    ServiceDescriptor generated = RateLimitServiceGrpc.getServiceDescriptor();
+    MethodDescriptor<IncomingRequest, ?> method = IncomingRequest.method();
+    ServiceDescriptor lenient =
+        ServiceDescriptor.newBuilder(generated.getName())
+            .setSchemaDescriptor(generated.getSchemaDescriptor())
+            .addMethod(method)
+            .build();
+    @SuppressWarnings("unchecked")
+    MethodDescriptor<IncomingRequest, RateLimitResponse> typed =
+        (MethodDescriptor<IncomingRequest, RateLimitResponse>) method;
+    return ServerServiceDefinition.builder(lenient)
+        .addMethod(typed, ServerCalls.asyncUnaryCall(this::shouldRateLimit))
+        .build();
+  }
+
+  private void shouldRateLimit(
+      IncomingRequest incoming, StreamObserver<RateLimitResponse> responses) {
+    if (incoming instanceof IncomingRequest.Parsed parsed) {
+      shouldRateLimit(parsed.request(), responses);
+    } else if (incoming instanceof IncomingRequest.Unparseable bad) {
+      metrics.request(Status.Code.INVALID_ARGUMENT.name(), 0);
+      responses.onError(
+          Status.INVALID_ARGUMENT
+              .withDescription("request is not a valid RateLimitRequest: " + bad.reason())
+              .asRuntimeException());
+    }
   }
 
   @Override
@@ -59,7 +102,7 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
    */
   public CompletableFuture<Decision> decide(RateLimitRequest request) {
     try {
-      return limiter.decide(RequestMapping.toCall(request));
+      return limiter.decide(mapping.toCall(request));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -1,5 +1,6 @@
 package dev.sluice.service;
 
+import dev.sluice.config.RequestLimits;
 import dev.sluice.limiter.DescriptorRequest;
 import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.LimitOverride;
@@ -13,15 +14,26 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Envoy's {@link RateLimitRequest} to a {@link RateLimitCall}. */
+/** Envoy's {@link RateLimitRequest} to a {@link RateLimitCall}, within {@link RequestLimits}. */
 final class RequestMapping {
-  private RequestMapping() {}
+  private final RequestLimits limits;
+
+  RequestMapping(RequestLimits limits) {
+    this.limits = limits;
+  }
 
   /**
-   * @throws InvalidRequestException for an empty domain, no descriptors, or an override whose unit
-   *     is UNKNOWN or not a unit we know (the reference service crashes on it)
+   * @throws InvalidRequestException for an empty domain, no descriptors, a request over one of the
+   *     {@link RequestLimits} (the message names the limit), or an override whose unit is UNKNOWN
+   *     or not a unit we know (the reference service crashes on it)
    */
-  static RateLimitCall toCall(RateLimitRequest request) {
+  RateLimitCall toCall(RateLimitRequest request) {
+    checkSize("domain", request.getDomain(), limits.maxDomainBytes(), "--max-domain-bytes");
+    if (request.getDescriptorsCount() > limits.maxDescriptors()) {
+      throw new InvalidRequestException(
+          tooMany("descriptors", request.getDescriptorsCount(), limits.maxDescriptors())
+              + " (--max-descriptors)");
+    }
     List<DescriptorRequest> descriptors = new ArrayList<>(request.getDescriptorsCount());
     for (RateLimitDescriptor descriptor : request.getDescriptorsList()) {
       descriptors.add(toDescriptor(descriptor));
@@ -30,16 +42,23 @@ final class RequestMapping {
         request.getDomain(), descriptors, Integer.toUnsignedLong(request.getHitsAddend()));
   }
 
-  private static DescriptorRequest toDescriptor(RateLimitDescriptor descriptor) {
+  private DescriptorRequest toDescriptor(RateLimitDescriptor descriptor) {
+    if (descriptor.getEntriesCount() > limits.maxEntries()) {
+      throw new InvalidRequestException(
+          tooMany("entries in one descriptor", descriptor.getEntriesCount(), limits.maxEntries())
+              + " (--max-descriptor-entries)");
+    }
     List<Entry> entries = new ArrayList<>(descriptor.getEntriesCount());
     for (RateLimitDescriptor.Entry entry : descriptor.getEntriesList()) {
+      checkSize("descriptor key", entry.getKey(), limits.maxKeyBytes(), "--max-key-bytes");
+      checkSize("descriptor value", entry.getValue(), limits.maxValueBytes(), "--max-value-bytes");
       entries.add(new Entry(entry.getKey(), entry.getValue()));
     }
     Optional<LimitOverride> override =
         descriptor.hasLimit() ? Optional.of(toOverride(descriptor.getLimit())) : Optional.empty();
     OptionalLong hits =
         descriptor.hasHitsAddend()
-            ? OptionalLong.of(nonNegative(descriptor.getHitsAddend().getValue()))
+            ? OptionalLong.of(boundedHits(descriptor.getHitsAddend().getValue()))
             : OptionalLong.empty();
     return new DescriptorRequest(entries, override, hits);
   }
@@ -70,10 +89,52 @@ final class RequestMapping {
     };
   }
 
-  private static long nonNegative(long uint64) {
-    if (uint64 < 0) {
-      throw new InvalidRequestException("hits_addend too large: " + Long.toUnsignedString(uint64));
+  /** The uint64 wrapper, unsigned, at most {@link RequestLimits#MAX_HITS_ADDEND}. */
+  private static long boundedHits(long uint64) {
+    if (Long.compareUnsigned(uint64, RequestLimits.MAX_HITS_ADDEND) > 0) {
+      throw new InvalidRequestException(
+          "hits_addend "
+              + Long.toUnsignedString(uint64)
+              + " is above the maximum of "
+              + RequestLimits.MAX_HITS_ADDEND);
     }
     return uint64;
+  }
+
+  /**
+   * UTF-8 length without encoding: a string has at least one byte per char and at most three (a
+   * surrogate pair is two chars for four bytes), so most strings are decided by their length.
+   */
+  private static void checkSize(String what, String text, int maxBytes, String flag) {
+    if (text.length() * 3L <= maxBytes) {
+      return;
+    }
+    long bytes = text.length() > maxBytes ? text.length() : utf8Length(text);
+    if (bytes > maxBytes) {
+      throw new InvalidRequestException(
+          what + " is longer than the limit of " + maxBytes + " bytes (" + flag + ")");
+    }
+  }
+
+  private static long utf8Length(String text) {
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
+  private static String tooMany(String what, int count, int max) {
+    return count + " " + what + " is more than the limit of " + max;
   }
 }

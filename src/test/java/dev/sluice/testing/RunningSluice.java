@@ -60,7 +60,11 @@ public final class RunningSluice implements AutoCloseable {
 
   private static ServeConfig withRulesAt(Path path, ServeConfig config) {
     return config.withRules(
-        new RulesConfig(path, config.rules().reloadInterval(), config.rules().defaultAlgorithm()));
+        new RulesConfig(
+            path,
+            config.rules().reloadInterval(),
+            config.rules().defaultAlgorithm(),
+            config.rules().allowEmptyRules()));
   }
 
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */

@@ -25,17 +25,31 @@ public final class RuleLoader {
       Comparator.comparing(RuleProblem::file).thenComparingInt(RuleProblem::line);
 
   private final RuleFileParser parser;
+  private final boolean allowEmpty;
 
   /**
+   * Loads zero rules as a valid (empty) rule set: for tests and tools; {@code serve} and {@code
+   * check} use {@link #RuleLoader(Algorithm, boolean)} with the operator's choice.
+   *
    * @param defaultAlgorithm the algorithm of rules that do not name one
    */
   public RuleLoader(Algorithm defaultAlgorithm) {
+    this(defaultAlgorithm, true);
+  }
+
+  /**
+   * @param allowEmpty when false, a load that finds no rule at all (an emptied directory, or an
+   *     {@code rm -rf} that has removed every file but not yet the directory) fails: zero rules
+   *     limit nothing, so serving them silently would switch limiting off for everyone
+   */
+  public RuleLoader(Algorithm defaultAlgorithm, boolean allowEmpty) {
     this.parser = new RuleFileParser(Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"));
+    this.allowEmpty = allowEmpty;
   }
 
   /**
    * Reads a directory of rule files (recursively, {@code *.yaml} and {@code *.yml}, skipping
-   * dot-entries) or one rule file. An empty directory loads as zero domains.
+   * dot-entries) or one rule file. Zero rules fail unless this loader allows empty rules.
    *
    * @return {@link LoadResult.Loaded} when every file is valid, else {@link LoadResult.Failed} with
    *     every problem found; a bad file fails the whole load. Never throws for bad input.
@@ -61,7 +75,7 @@ public final class RuleLoader {
     return compile(where, parsed, new ArrayList<>(), version);
   }
 
-  private static LoadResult compile(
+  private LoadResult compile(
       Path path, List<ParsedFile> parsed, List<RuleProblem> problems, String version) {
     parsed.forEach(file -> problems.addAll(file.problems()));
     problems.addAll(duplicateDomains(parsed));
@@ -75,6 +89,9 @@ public final class RuleLoader {
     } catch (IllegalArgumentException e) {
       // The checks above mirror compile's; reaching this is a loader bug, still not a crash.
       return failed(List.of(new RuleProblem(path, 0, e.getMessage())));
+    }
+    if (!allowEmpty && rules.rules().isEmpty()) {
+      return failed(List.of(new RuleProblem(path, 0, noRules(parsed.size()))));
     }
     List<Path> files = parsed.stream().map(file -> file.file().path()).toList();
     return new LoadResult.Loaded(rules, version, files);
@@ -91,6 +108,13 @@ public final class RuleLoader {
     return listing.problems().isEmpty()
         ? version
         : version + "!" + Integer.toHexString(listing.problems().hashCode());
+  }
+
+  private static String noRules(int files) {
+    return "no rules found ("
+        + files
+        + " rule file(s)): zero rules would limit nothing; refusing them (pass"
+        + " --allow-empty-rules to serve no limits)";
   }
 
   /** A domain declared by an earlier file (in load order) is reported on each later one. */
