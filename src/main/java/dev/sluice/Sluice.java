@@ -24,6 +24,7 @@ import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import dev.sluice.rules.load.RuleReloader;
+import dev.sluice.rules.load.RuleWatch;
 import dev.sluice.rules.xds.XdsChannels;
 import dev.sluice.rules.xds.XdsRuleClient;
 import dev.sluice.server.GrpcServer;
@@ -32,15 +33,18 @@ import dev.sluice.store.CounterStore;
 import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
+import dev.sluice.threads.DaemonThreadFactory;
+import dev.sluice.threads.ExecutorScheduler;
+import dev.sluice.threads.Scheduler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,9 +52,33 @@ import org.slf4j.LoggerFactory;
 /**
  * The composition root: the only place long-lived objects are created. {@link #start} wires and
  * starts them in dependency order; {@link #close} drains and stops them in reverse.
+ *
+ * <p>Which thread runs what (every one a daemon from {@link DaemonThreadFactory}, created here or
+ * by a component given its factory or the scheduler here; no constructor starts one):
+ *
+ * <ul>
+ *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): RLS and admin gRPC calls, up to the store
+ *       call (and the whole call for the memory store, which answers on the caller's thread);
+ *   <li>{@code sluice-redis-lane-N}, one per Redis connection: sends pipelines and completes their
+ *       futures, so what a request does after the store call runs there ({@link
+ *       RedisCounterStore});
+ *   <li>{@code sluice-scheduler-N} (the one {@link Scheduler}): memory sweeps, the breaker probe,
+ *       rule reload polls and gRPC health updates;
+ *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
+ *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
+ *   <li>{@code admin-http-N}: the admin HTTP port.
+ * </ul>
  */
 public final class Sluice implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Sluice.class);
+
+  /**
+   * Timer threads: the breaker probe may block one for a few Redis timeouts, and must not hold up
+   * the health updates, the rule poll or the sweeps.
+   */
+  private static final int SCHEDULER_THREADS = 4;
+
+  private static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
 
   private final ServeConfig config;
   private final List<AutoCloseable> started = new ArrayList<>();
@@ -87,6 +115,8 @@ public final class Sluice implements AutoCloseable {
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
     log.info("starting with {}", config);
+    ExecutorScheduler scheduler = new ExecutorScheduler(SCHEDULER_THREADS);
+    started.add(scheduler);
     RuleLoader loader =
         new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules());
     ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
@@ -97,16 +127,18 @@ public final class Sluice implements AutoCloseable {
       reloader = RuleReloader.forPushes(loader, loaded, clock, reloadMetrics);
     } else {
       loaded = initialRules(loader);
-      reloader = new RuleReloader(config.rules().path(), loader, loaded, clock, reloadMetrics);
+      reloader = new RuleReloader(config.rules(), loaded, clock, scheduler, reloadMetrics);
     }
     started.add(reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
-    store = new GuardedStore(openStore(config.store(), clock), config.store().breaker(), metrics);
+    CounterStore backend = openStore(config.store(), clock, scheduler);
+    store = new GuardedStore(backend, config.store().breaker(), metrics, scheduler);
     started.add(store);
     boolean storeUp = store.checkAtStartup();
+    store.start();
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
-        new RateLimiter(reloader::rules, stores(clock), config.limiter(), metrics, live);
+        new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
     RateLimitGrpcService service =
         new RateLimitGrpcService(limiter, config.requestLimits(), config.headers(), metrics);
     CounterAdmin counters = new CounterAdmin(reloader::rules, store);
@@ -126,11 +158,18 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/counters", new CountersHandler(counters, readOnly));
     admin.handle("/ui", new LiveHandler(live, this::liveStatus));
     started.add(admin.start());
-    reloader.start(config.rules().reloadInterval());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
       startXds(xdsConfig, loader);
+    } else {
+      reloader.start();
+      RuleWatch watch =
+          new RuleWatch(
+              config.rules().path(),
+              reloader::pollSoon,
+              new DaemonThreadFactory("sluice-rules-watch"));
+      started.add(watch.start());
     }
-    startHealthUpdates();
+    startHealthUpdates(scheduler);
     if (!storeUp) {
       log.warn(
           "store {} unreachable at startup ({}); answering by failure mode '{}' until it answers",
@@ -160,19 +199,22 @@ public final class Sluice implements AutoCloseable {
     return (LoadResult.Loaded) result;
   }
 
-  private static CounterStore openStore(StoreConfig config, Clock clock) {
+  /** The store, started: the memory sweep on the scheduler, or the Redis lanes' own threads. */
+  private static CounterStore openStore(StoreConfig config, Clock clock, Scheduler scheduler) {
     if (config.kind() == StoreKind.MEMORY) {
-      return new InMemoryCounterStore(clock);
+      return new InMemoryCounterStore(clock, scheduler).start();
     }
-    return new RedisCounterStore(config.redis(), clock);
+    return new RedisCounterStore(
+            config.redis(), clock, new DaemonThreadFactory("sluice-redis-lane"))
+        .start();
   }
 
-  private RateLimiter.StoreChoice stores(Clock clock) {
+  private RateLimiter.StoreChoice stores(Clock clock, Scheduler scheduler) {
     OverLimitCache overLimit = new OverLimitCache(config.limiter().localCacheSize(), clock);
     if (config.limiter().failureMode() != FailureMode.LOCAL) {
       return new RateLimiter.StoreChoice(store, Optional.empty(), overLimit);
     }
-    InMemoryCounterStore fallback = new InMemoryCounterStore(clock);
+    InMemoryCounterStore fallback = new InMemoryCounterStore(clock, scheduler).start();
     started.add(fallback);
     return new RateLimiter.StoreChoice(store, Optional.of(fallback), overLimit);
   }
@@ -180,21 +222,13 @@ public final class Sluice implements AutoCloseable {
   /** Rules from the management server; its callbacks and reconnects run on one thread. */
   private void startXds(XdsConfig xdsConfig, RuleLoader loader) {
     ScheduledExecutorService thread =
-        Executors.newSingleThreadScheduledExecutor(daemon("sluice-xds"));
+        Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("sluice-xds"));
     started.add(thread::shutdownNow);
     XdsRuleClient client =
         new XdsRuleClient(xdsConfig, loader, reloader, XdsChannels.open(xdsConfig, thread), thread);
     started.add(client);
     xds = Optional.of(client);
     client.start();
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   private static byte[] randomSalt() {
@@ -219,18 +253,12 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** gRPC health follows the same report as /healthcheck, refreshed often. */
-  private void startHealthUpdates() {
-    ScheduledExecutorService updater =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "sluice-health");
-              thread.setDaemon(true);
-              return thread;
-            });
-    started.add(updater::shutdownNow);
+  private void startHealthUpdates(Scheduler scheduler) {
     grpc.setServing(health().healthy());
-    updater.scheduleWithFixedDelay(
-        () -> grpc.setServing(health().healthy()), 250, 250, TimeUnit.MILLISECONDS);
+    Scheduler.Cancellable updates =
+        scheduler.scheduleWithFixedDelay(
+            () -> grpc.setServing(health().healthy()), HEALTH_INTERVAL, HEALTH_INTERVAL);
+    started.add(updates::cancel);
   }
 
   private HealthReport health() {

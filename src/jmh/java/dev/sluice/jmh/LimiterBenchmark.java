@@ -9,6 +9,7 @@ import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.threads.ExecutorScheduler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ public class LimiterBenchmark {
 
   private RateLimiter limiter;
   private InMemoryCounterStore store;
+  private ExecutorScheduler scheduler;
   private String[] hotValues;
 
   @Setup
@@ -61,7 +63,9 @@ public class LimiterBenchmark {
     RuleSet rules =
         BenchmarkRules.single(
             "{unit: second, requests_per_unit: 4000000000, algorithm: " + algorithm + "}");
-    store = new InMemoryCounterStore(Clock.systemUTC());
+    scheduler = new ExecutorScheduler(1);
+    // Started as in production: random keys must be swept or the map grows without bound.
+    store = new InMemoryCounterStore(Clock.systemUTC(), scheduler).start();
     // The production wiring minus the network: real metrics on a private registry.
     limiter =
         new RateLimiter(
@@ -78,6 +82,7 @@ public class LimiterBenchmark {
   @TearDown
   public void tearDown() {
     store.close();
+    scheduler.close();
   }
 
   @Benchmark

@@ -3,6 +3,7 @@ package dev.sluice.admin;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -32,14 +33,7 @@ public final class AdminHttpServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen for HTTP on port " + port, e);
     }
-    this.executor =
-        Executors.newFixedThreadPool(
-            2,
-            runnable -> {
-              Thread thread = new Thread(runnable, "admin-http");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.executor = Executors.newFixedThreadPool(2, new DaemonThreadFactory("admin-http"));
     server.setExecutor(executor);
   }
 

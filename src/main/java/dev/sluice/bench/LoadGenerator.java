@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.threads.DaemonThreadFactory;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc.RateLimitServiceStub;
@@ -70,12 +71,7 @@ public final class LoadGenerator {
     this.stubs = channels.stream().map(RateLimitServiceGrpc::newStub).toList();
     this.inFlight = new Semaphore(config.concurrency());
     this.afterError =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread thread = new Thread(r, "bench-after-error");
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newSingleThreadExecutor(new DaemonThreadFactory("bench-after-error"));
   }
 
   /**

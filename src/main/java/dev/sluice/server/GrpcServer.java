@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.threads.DaemonThreadFactory;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -15,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves the given services plus health and reflection on one port. Health reports NOT_SERVING
@@ -100,17 +100,12 @@ public final class GrpcServer implements AutoCloseable {
 
   /** Fixed threads with an unbounded queue: a burst queues briefly instead of failing calls. */
   private static ExecutorService boundedExecutor(int threads) {
-    AtomicInteger counter = new AtomicInteger();
     return new ThreadPoolExecutor(
         threads,
         threads,
         0,
         TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(),
-        runnable -> {
-          Thread thread = new Thread(runnable, "grpc-handler-" + counter.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
+        new DaemonThreadFactory("grpc-handler"));
   }
 }

@@ -2,14 +2,13 @@ package dev.sluice.store;
 
 import dev.sluice.config.BreakerConfig;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.threads.Scheduler;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,10 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A circuit breaker and latency metrics around a store. After {@code failureThreshold} failed calls
  * in a row the breaker opens: calls then fail at once with {@link StoreException} (so the failure
- * policy answers) without touching the backend. While open, a background probe pings the backend
- * every {@code probeInterval}; when it answers, the breaker lets the next real call through
- * (half-open) and closes when it succeeds. No restart needed, and no call that got an answer was
- * counted twice: a failed call is never retried.
+ * policy answers) without touching the backend. While open, a probe on the injected {@link
+ * Scheduler} pings the backend every {@code probeInterval}; when it answers, the breaker lets the
+ * next real call through (half-open) and closes when it succeeds. No restart needed, and no call
+ * that got an answer was counted twice: a failed call is never retried.
  *
  * <p>Resilience4j keeps the state machine; only the probe is ours, because its own half-open state
  * would send live requests to a backend still down.
@@ -32,26 +31,36 @@ public final class GuardedStore implements CounterStore {
   private final CounterStore delegate;
   private final SluiceMetrics metrics;
   private final CircuitBreaker breaker;
-  private final ScheduledExecutorService prober;
+  private final Scheduler scheduler;
+  private final Duration probeInterval;
   private volatile String lastError = "";
+  private Scheduler.Cancellable probing; // guarded by this
 
-  public GuardedStore(CounterStore delegate, BreakerConfig settings, SluiceMetrics metrics) {
+  /**
+   * Creates the breaker, closed; nothing runs until {@link #start}.
+   *
+   * @param scheduler runs the probe; a probe's ping blocks one of its threads for up to the
+   *     backend's timeout
+   */
+  public GuardedStore(
+      CounterStore delegate, BreakerConfig settings, SluiceMetrics metrics, Scheduler scheduler) {
     this.delegate = delegate;
     this.metrics = metrics;
+    this.scheduler = scheduler;
+    this.probeInterval = settings.probeInterval();
     this.breaker = CircuitBreaker.of(delegate.kind(), config(settings));
     breaker
         .getEventPublisher()
         .onStateTransition(event -> transitioned(event.getStateTransition().getToState()));
     metrics.breakerState(kind(), "closed", STATES);
-    this.prober =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "sluice-store-probe");
-              thread.setDaemon(true);
-              return thread;
-            });
-    long millis = settings.probeInterval().toMillis();
-    prober.scheduleWithFixedDelay(this::probe, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Schedules the probe every probe interval; it pings only while the breaker is not closed. */
+  public synchronized GuardedStore start() {
+    if (probing == null) {
+      probing = scheduler.scheduleWithFixedDelay(this::probe, probeInterval, probeInterval);
+    }
+    return this;
   }
 
   private static CircuitBreakerConfig config(BreakerConfig settings) {
@@ -196,7 +205,11 @@ public final class GuardedStore implements CounterStore {
 
   @Override
   public void close() {
-    prober.shutdownNow();
+    synchronized (this) {
+      if (probing != null) {
+        probing.cancel();
+      }
+    }
     delegate.close();
   }
 }

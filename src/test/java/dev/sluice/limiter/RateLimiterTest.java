@@ -95,7 +95,7 @@ class RateLimiterTest {
   /** 12 seconds into a minute, so a minute window has 48 s left. */
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L - 8);
 
-  private final InMemoryCounterStore memory = new InMemoryCounterStore(clock);
+  private final InMemoryCounterStore memory = new InMemoryCounterStore(clock, clock);
   private final CountingStore store = new CountingStore(memory);
   private final RateLimiter limiter = limiterOf(() -> RULES, store, Algorithm.FIXED_WINDOW);
 

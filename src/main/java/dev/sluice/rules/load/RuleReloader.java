@@ -1,22 +1,15 @@
 package dev.sluice.rules.load;
 
+import dev.sluice.config.RulesConfig;
 import dev.sluice.rules.RuleSet;
-import java.io.IOException;
-import java.nio.file.ClosedWatchServiceException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
+import dev.sluice.threads.Scheduler;
 import java.nio.file.Path;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the served rules current. Every poll compares a content hash of the rule files with the
  * last one tried, so in-place edits, added or removed files and symlink swaps (Kubernetes
- * ConfigMaps) are all seen; a file-system watch only triggers an earlier poll. A changed set is
- * validated whole first: if valid it replaces the served snapshot in one atomic swap (requests in
- * flight keep the snapshot they started with); if not, the previous rules keep serving and the
- * problems are logged once and kept for {@link #lastError()} until a later load succeeds.
+ * ConfigMaps) are all seen; a file-system watch ({@link RuleWatch}) only triggers an earlier poll
+ * ({@link #pollSoon}). Polls run on the injected {@link Scheduler}. A changed set is validated
+ * whole first: if valid it replaces the served snapshot in one atomic swap (requests in flight keep
+ * the snapshot they started with); if not, the previous rules keep serving and the problems are
+ * logged once and kept for {@link #lastError()} until a later load succeeds.
  *
  * <p>Thread-safe. Reloads are serialized; {@link #rules()} is a volatile read.
  */
@@ -63,33 +57,51 @@ public final class RuleReloader implements AutoCloseable {
     void rejected(ReloadError error);
   }
 
-  /** Empty when the rules are pushed (xDS): then there are no files to poll or re-read. */
-  private final Optional<Path> path;
+  /** Rule files and how they are polled. */
+  private record Polling(Path path, Duration interval, Scheduler scheduler) {}
 
+  /** Empty when the rules are pushed (xDS): then there are no files to poll or re-read. */
+  private final Optional<Polling> polling;
+
+  private final Optional<Path> path;
   private final RuleLoader loader;
   private final Clock clock;
   private final Listener listener;
   private final AtomicReference<Snapshot> current;
   private volatile ReloadError lastError;
   private String lastFingerprint;
-  private ScheduledExecutorService scheduler;
-  private WatchService watcher;
+  private Scheduler.Cancellable scheduled; // guarded by this
 
   /**
+   * Serves {@code initial}; nothing is polled until {@link #start}.
+   *
+   * @param rules where the rule files are, how often to poll them and their default algorithm
    * @param initial the rules loaded at startup, already validated
+   * @param scheduler runs the polls; {@link #reloadIfChanged} and {@link #reload} may also be
+   *     called from any thread
    */
   public RuleReloader(
-      Path path, RuleLoader loader, LoadResult.Loaded initial, Clock clock, Listener listener) {
-    this(Optional.of(path), loader, initial, clock, listener);
+      RulesConfig rules,
+      LoadResult.Loaded initial,
+      Clock clock,
+      Scheduler scheduler,
+      Listener listener) {
+    this(
+        Optional.of(new Polling(rules.path(), rules.reloadInterval(), scheduler)),
+        new RuleLoader(rules.defaultAlgorithm(), rules.allowEmptyRules()),
+        initial,
+        clock,
+        listener);
   }
 
   private RuleReloader(
-      Optional<Path> path,
+      Optional<Polling> polling,
       RuleLoader loader,
       LoadResult.Loaded initial,
       Clock clock,
       Listener listener) {
-    this.path = path;
+    this.polling = polling;
+    this.path = polling.map(Polling::path);
     this.loader = loader;
     this.clock = clock;
     this.listener = listener;
@@ -99,7 +111,7 @@ public final class RuleReloader implements AutoCloseable {
 
   /**
    * A reloader for rules that are pushed through {@link #apply} (xDS) rather than read from files:
-   * {@link #reload}, {@link #reloadIfChanged} and {@link #start} do nothing.
+   * {@link #reload}, {@link #reloadIfChanged}, {@link #start} and {@link #pollSoon} do nothing.
    */
   public static RuleReloader forPushes(
       RuleLoader loader, LoadResult.Loaded initial, Clock clock, Listener listener) {
@@ -182,18 +194,24 @@ public final class RuleReloader implements AutoCloseable {
     return new Snapshot(loaded.rules(), loaded.version(), clock.instant(), loaded.files());
   }
 
-  /**
-   * Polls every {@code interval} on a daemon thread, and polls early when the file system reports a
-   * change in the rule directory or its parent (where a ConfigMap or symlink swap happens).
-   */
-  public synchronized void start(Duration interval) {
-    if (scheduler != null || path.isEmpty()) {
-      return;
+  /** Polls the files every reload interval on the scheduler; nothing for pushed rules. */
+  public synchronized RuleReloader start() {
+    if (scheduled == null && polling.isPresent()) {
+      Polling files = polling.get();
+      scheduled =
+          files
+              .scheduler()
+              .scheduleWithFixedDelay(this::pollQuietly, files.interval(), files.interval());
     }
-    scheduler = Executors.newSingleThreadScheduledExecutor(daemon("sluice-rules-reload"));
-    long millis = Math.max(1, interval.toMillis());
-    scheduler.scheduleWithFixedDelay(this::pollQuietly, millis, millis, TimeUnit.MILLISECONDS);
-    startWatching();
+    return this;
+  }
+
+  /**
+   * Polls once soon on the scheduler, e.g. because the file system reported a change; never on the
+   * caller's thread, so a watch thread never parses rules.
+   */
+  public void pollSoon() {
+    polling.ifPresent(files -> files.scheduler().execute(this::pollQuietly));
   }
 
   private void pollQuietly() {
@@ -205,67 +223,11 @@ public final class RuleReloader implements AutoCloseable {
     }
   }
 
-  private void startWatching() {
-    try {
-      watcher = FileSystems.getDefault().newWatchService();
-      Path rules = path.get();
-      Path dir = Files.isDirectory(rules) ? rules : rules.toAbsolutePath().getParent();
-      register(dir);
-      register(dir.toAbsolutePath().getParent());
-    } catch (IOException | RuntimeException e) {
-      log.warn("no file-system watch on {} ({}); polling only", path.get(), e.toString());
-      return;
-    }
-    Thread thread = daemon("sluice-rules-watch").newThread(this::watchLoop);
-    thread.start();
-  }
-
-  private void register(Path dir) throws IOException {
-    if (dir != null && Files.isDirectory(dir)) {
-      dir.register(
-          watcher,
-          StandardWatchEventKinds.ENTRY_CREATE,
-          StandardWatchEventKinds.ENTRY_MODIFY,
-          StandardWatchEventKinds.ENTRY_DELETE);
-    }
-  }
-
-  private void watchLoop() {
-    try {
-      while (true) {
-        var key = watcher.take();
-        key.pollEvents();
-        key.reset();
-        scheduler.execute(this::pollQuietly);
-      }
-    } catch (InterruptedException
-        | ClosedWatchServiceException
-        | java.util.concurrent.RejectedExecutionException e) {
-      // closed: stop watching
-    } catch (RuntimeException e) {
-      log.warn("file-system watch stopped ({}); polling only", e.toString());
-    }
-  }
-
+  /** Stops polling; a poll in progress finishes. */
   @Override
   public synchronized void close() {
-    if (watcher != null) {
-      try {
-        watcher.close();
-      } catch (IOException e) {
-        log.debug("closing the watch service failed", e);
-      }
+    if (scheduled != null) {
+      scheduled.cancel();
     }
-    if (scheduler != null) {
-      scheduler.shutdownNow();
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return runnable -> {
-      Thread thread = new Thread(runnable, name);
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 }

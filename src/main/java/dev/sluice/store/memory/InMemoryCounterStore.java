@@ -8,43 +8,51 @@ import dev.sluice.store.FixedWindow;
 import dev.sluice.store.Hit;
 import dev.sluice.store.TokenBucketState;
 import dev.sluice.store.Usage;
+import dev.sluice.threads.Scheduler;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Both algorithms in this process. Each counter is updated inside {@code compute} on a {@link
  * ConcurrentHashMap}, which makes read-modify-write atomic per key without a lock of our own. A
  * counter expires at the end of its window (fixed window) or when its bucket would be full again,
- * on the injected clock: an expired counter reads as absent at once, and a sweep every second
- * removes it, so memory is bounded by the counters active in the last second.
+ * on the injected clock: an expired counter reads as absent at once, and a sweep every second (on
+ * the injected scheduler, once {@link #start}ed) removes it, so memory is bounded by the counters
+ * active in the last second.
  *
  * <p>A plain map rather than an expiring cache library: the request path is one {@code compute},
  * which measured about a third cheaper than Caffeine's (its expiry bookkeeping runs per write).
  */
 public final class InMemoryCounterStore implements CounterStore {
-  private static final long SWEEP_MILLIS = 1_000;
+  private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
   private final Clock clock;
+  private final Scheduler scheduler;
   private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService sweeper;
+  private Scheduler.Cancellable sweeping; // guarded by this
 
-  public InMemoryCounterStore(Clock clock) {
+  /**
+   * An empty store; nothing runs until {@link #start}. Calls run on the caller's thread and
+   * complete before they return.
+   *
+   * @param scheduler runs the sweep once {@link #start}ed
+   */
+  public InMemoryCounterStore(Clock clock, Scheduler scheduler) {
     this.clock = clock;
-    this.sweeper =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "sluice-memory-sweep");
-              thread.setDaemon(true);
-              return thread;
-            });
-    sweeper.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    this.scheduler = scheduler;
+  }
+
+  /** Schedules the sweep of expired counters every second; without it memory is not bounded. */
+  public synchronized InMemoryCounterStore start() {
+    if (sweeping == null) {
+      sweeping = scheduler.scheduleWithFixedDelay(this::sweep, SWEEP_INTERVAL, SWEEP_INTERVAL);
+    }
+    return this;
   }
 
   @Override
@@ -146,15 +154,18 @@ public final class InMemoryCounterStore implements CounterStore {
     return "memory";
   }
 
-  /** Number of live counters after dropping expired ones; for tests and metrics. */
+  /** Counters held, expired ones included until the sweep removes them; for tests and metrics. */
   public long size() {
-    sweep();
     return counters.size();
   }
 
   @Override
   public void close() {
-    sweeper.shutdownNow();
+    synchronized (this) {
+      if (sweeping != null) {
+        sweeping.cancel();
+      }
+    }
     counters.clear();
   }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,13 +66,14 @@ final class PipelineLane implements AutoCloseable {
   private long breaksSeen;
 
   /**
+   * @param threads makes the lane's writer thread (not started until {@link #start})
    * @param connector opens a ready connection, or throws {@link
    *     redis.clients.jedis.exceptions.JedisException}
    * @param breaks shared by a store's lanes: how many broken connections any of them has seen
    * @param timeout the connect and reply timeout, which bounds how long {@link #close} waits
    */
   PipelineLane(
-      String name,
+      ThreadFactory threads,
       String address,
       Supplier<Connection> connector,
       AtomicLong breaks,
@@ -81,8 +83,7 @@ final class PipelineLane implements AutoCloseable {
     this.breaks = breaks;
     // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
     this.closeWait = timeout.multipliedBy(5).plusSeconds(1);
-    this.writer = new Thread(this::run, name);
-    writer.setDaemon(true);
+    this.writer = threads.newThread(this::run);
   }
 
   /** Connects now instead of on the first batch; call before {@link #start}. */

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,12 +67,13 @@ public final class RedisCounterStore implements CounterStore {
   private final List<PipelineLane> lanes;
 
   /**
-   * Starts the lanes and connects them, caching the token-bucket script. Does not fail when Redis
-   * is unreachable (only logs), so a service can start before its Redis; {@link #ping} tells.
+   * Creates the lanes; nothing connects or runs until {@link #start}.
    *
    * @param clock the service clock, used only for fixed-window indexes
+   * @param laneThreads makes one writer thread per connection; the composition root passes the one
+   *     {@link dev.sluice.threads.DaemonThreadFactory} ({@code sluice-redis-lane-N})
    */
-  public RedisCounterStore(RedisConfig settings, Clock clock) {
+  public RedisCounterStore(RedisConfig settings, Clock clock, ThreadFactory laneThreads) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.keyPrefix = settings.keyPrefix();
     this.address = settings.endpoint().address();
@@ -81,13 +83,20 @@ public final class RedisCounterStore implements CounterStore {
     AtomicLong breaks = new AtomicLong();
     List<PipelineLane> opened = new ArrayList<>(settings.connections());
     for (int i = 0; i < settings.connections(); i++) {
-      opened.add(
-          new PipelineLane(
-              "sluice-redis-lane-" + i, address, connector, breaks, settings.timeout()));
+      opened.add(new PipelineLane(laneThreads, address, connector, breaks, settings.timeout()));
     }
     this.lanes = List.copyOf(opened);
+  }
+
+  /**
+   * Connects the lanes, caching the token-bucket script, and starts their writer threads. Does not
+   * fail when Redis is unreachable (only logs), so a service can start before its Redis; {@link
+   * #ping} tells. Call once.
+   */
+  public RedisCounterStore start() {
     connectEagerly();
     lanes.forEach(PipelineLane::start);
+    return this;
   }
 
   /** Connects each lane until one fails; the others then connect on their first batch. */

@@ -2,6 +2,7 @@ package dev.sluice.rules.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RulesConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -48,7 +50,7 @@ class RuleReloaderTest {
 
   private RuleReloader reloaderOn(Path path) {
     LoadResult.Loaded initial = (LoadResult.Loaded) loader.load(path);
-    return new RuleReloader(path, loader, initial, clock, listener);
+    return new RuleReloader(RulesConfig.of(path), initial, clock, clock, listener);
   }
 
   private static Optional<Long> limitOf(RuleSet rules, String domain) {
@@ -143,5 +145,37 @@ class RuleReloaderTest {
     RuleReloader reloader = reloaderOn(dir);
     assertThat(reloader.reload()).isEqualTo(RuleReloader.Outcome.RELOADED);
     assertThat(events).hasSize(1);
+  }
+
+  @Test
+  void start_pollsOnTheSchedulerEveryInterval_andCloseStopsIt() throws IOException {
+    Path file = dir.resolve("a.yaml");
+    Files.writeString(file, rules("a", 5));
+    RuleReloader reloader = reloaderOn(dir);
+    assertThat(clock.pendingTasks()).as("nothing scheduled before start").isZero();
+    reloader.start();
+    Files.writeString(file, rules("a", 7));
+    clock.advance(Duration.ofMillis(999));
+    assertThat(limitOf(reloader.rules(), "a")).as("no poll before the interval").contains(5L);
+    clock.advance(Duration.ofMillis(1));
+    assertThat(limitOf(reloader.rules(), "a")).contains(7L);
+    assertThat(events).hasSize(1);
+
+    reloader.close();
+    Files.writeString(file, rules("a", 9));
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(limitOf(reloader.rules(), "a")).as("closed: no more polls").contains(7L);
+  }
+
+  @Test
+  void pollSoon_runsOnTheScheduler_notOnTheCallersThread() throws IOException {
+    Path file = dir.resolve("a.yaml");
+    Files.writeString(file, rules("a", 5));
+    RuleReloader reloader = reloaderOn(dir);
+    Files.writeString(file, rules("a", 7));
+    reloader.pollSoon();
+    assertThat(limitOf(reloader.rules(), "a")).contains(5L);
+    clock.runDueTasks();
+    assertThat(limitOf(reloader.rules(), "a")).contains(7L);
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class InMemoryCounterStoreTest extends CounterStoreContract {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_020L);
-  private final InMemoryCounterStore store = new InMemoryCounterStore(clock);
+  private final InMemoryCounterStore store = new InMemoryCounterStore(clock, clock);
 
   @Override
   protected CounterStore store() {
@@ -86,13 +86,35 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
   }
 
   @Test
-  void counters_expire_whenTheirWindowEndsOrTheBucketIsFull() {
+  void sweep_onTheScheduler_removesCountersWhenTheirWindowEndsOrTheBucketIsFull() {
+    store.start();
     acquireOne(store, new Hit(key("fw"), fixed(3, Unit.SECOND), 1));
     acquireOne(store, new Hit(key("tb"), bucket(1, Unit.SECOND, 2), 2));
     assertThat(store.size()).isEqualTo(2);
+    clock.advance(Duration.ofMillis(999));
+    assertThat(store.size()).as("no sweep before its first second").isEqualTo(2);
+    clock.advance(Duration.ofMillis(1));
+    assertThat(store.size()).as("the window ended; the bucket is not full yet").isEqualTo(1);
     clock.advance(Duration.ofSeconds(1));
-    assertThat(store.size()).isEqualTo(1);
-    clock.advance(Duration.ofMillis(1_001));
     assertThat(store.size()).isZero();
+  }
+
+  @Test
+  void constructor_schedulesNothing_closeCancelsTheSweep() {
+    InMemoryCounterStore other = new InMemoryCounterStore(clock, clock);
+    assertThat(clock.pendingTasks()).isZero();
+    other.start();
+    assertThat(clock.pendingTasks()).isEqualTo(1);
+    other.close();
+    assertThat(clock.pendingTasks()).isZero();
+  }
+
+  @Test
+  void expiredCounter_readsAsAbsent_beforeTheSweep() {
+    Hit hit = new Hit(key("stale"), fixed(1, Unit.SECOND), 1);
+    acquireOne(store, hit);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(store.size()).as("not swept: never started").isEqualTo(1);
+    assertThat(acquireOne(store, hit).overLimit()).as("counted afresh").isFalse();
   }
 }

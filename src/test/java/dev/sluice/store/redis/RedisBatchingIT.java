@@ -11,6 +11,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -56,7 +57,10 @@ class RedisBatchingIT {
   private RedisCounterStore open(int lanes) {
     RedisCounterStore store =
         new RedisCounterStore(
-            new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), lanes, ""), clock);
+                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), lanes, ""),
+                clock,
+                new DaemonThreadFactory("sluice-redis-lane"))
+            .start();
     opened.add(store);
     return store;
   }

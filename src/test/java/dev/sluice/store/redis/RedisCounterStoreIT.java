@@ -14,6 +14,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +57,9 @@ class RedisCounterStoreIT extends CounterStoreContract {
 
   private RedisCounterStore open(String keyPrefix, Clock storeClock) {
     RedisConfig settings = new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 16, keyPrefix);
-    RedisCounterStore opening = new RedisCounterStore(settings, storeClock);
+    RedisCounterStore opening =
+        new RedisCounterStore(settings, storeClock, new DaemonThreadFactory("sluice-redis-lane"))
+            .start();
     opened.add(opening);
     return opening;
   }

@@ -12,6 +12,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -57,8 +58,10 @@ class RedisLaneFailureIT {
 
   private static RedisCounterStore storeAt(URI url, int lanes, Duration timeout) {
     return new RedisCounterStore(
-        new RedisConfig(RedisEndpoint.parse(url.toString()), timeout, lanes, ""),
-        Clock.systemUTC());
+            new RedisConfig(RedisEndpoint.parse(url.toString()), timeout, lanes, ""),
+            Clock.systemUTC(),
+            new DaemonThreadFactory("sluice-redis-lane"))
+        .start();
   }
 
   private List<Hit> request() {

@@ -11,6 +11,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -33,7 +34,11 @@ class RedisPipelineIT {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_002_800L);
   private final String unique = UUID.randomUUID().toString();
   private final RedisCounterStore store =
-      new RedisCounterStore(new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 4, ""), clock);
+      new RedisCounterStore(
+              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 4, ""),
+              clock,
+              new DaemonThreadFactory("sluice-redis-lane"))
+          .start();
   private final Jedis admin = redis.client();
 
   @AfterEach

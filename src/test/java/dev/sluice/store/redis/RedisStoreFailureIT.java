@@ -12,6 +12,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -40,7 +41,10 @@ class RedisStoreFailureIT {
 
   private static RedisCounterStore storeAt(URI url) {
     return new RedisCounterStore(
-        new RedisConfig(RedisEndpoint.parse(url.toString()), TIMEOUT, 2, ""), Clock.systemUTC());
+            new RedisConfig(RedisEndpoint.parse(url.toString()), TIMEOUT, 2, ""),
+            Clock.systemUTC(),
+            new DaemonThreadFactory("sluice-redis-lane"))
+        .start();
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.sluice.store.Usage;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -31,11 +32,14 @@ class TokenBucketParityIT {
   /** Hits in an order that drains, refuses, checks with 0 and asks for more than the burst. */
   private static final long[] HITS = {1, 1, 2, 0, 5, 1, 3, 10, 1, 0, 2, 1};
 
-  private final InMemoryCounterStore memory =
-      new InMemoryCounterStore(FakeClock.atEpochSecond(1_700_000_000L));
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
+  private final InMemoryCounterStore memory = new InMemoryCounterStore(clock, clock);
   private final RedisCounterStore store =
       new RedisCounterStore(
-          new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""), Clock.systemUTC());
+              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""),
+              Clock.systemUTC(),
+              new DaemonThreadFactory("sluice-redis-lane"))
+          .start();
   private final String unique = UUID.randomUUID().toString();
 
   @AfterEach
