@@ -16,6 +16,7 @@ import dev.sluice.testing.FakeOldRedis;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.testing.RedisTlsExtension;
 import dev.sluice.testing.TestCertificates;
+import dev.sluice.threads.DaemonThreadFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,7 +57,10 @@ class RedisConnectionFormsIT {
   private RedisCounterStore open(String url, RedisTls tlsSettings) {
     RedisConfig settings =
         new RedisConfig(RedisEndpoint.parse(url), TIMEOUT, 1, "").withTls(tlsSettings);
-    RedisCounterStore store = new RedisCounterStore(settings, Clock.systemUTC());
+    RedisCounterStore store =
+        new RedisCounterStore(
+                settings, Clock.systemUTC(), new DaemonThreadFactory("sluice-redis-lane"))
+            .start();
     opened.add(store);
     return store;
   }
