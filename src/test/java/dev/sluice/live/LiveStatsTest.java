@@ -38,7 +38,7 @@ class LiveStatsTest {
   private final RateLimiter limiter =
       new RateLimiter(
           () -> RULES,
-          RateLimiter.StoreChoice.of(new InMemoryCounterStore(clock)),
+          RateLimiter.StoreChoice.of(new InMemoryCounterStore(clock, clock)),
           LimiterConfig.defaults(),
           new SluiceMetrics(new PrometheusRegistry()),
           live);

@@ -48,7 +48,7 @@ class MalformedRequestTest {
   private static final byte[] INVALID_UTF8 = {(byte) 0xC3, (byte) 0x28, (byte) 0xFF};
 
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
-  private final InMemoryCounterStore store = new InMemoryCounterStore(clock);
+  private final InMemoryCounterStore store = new InMemoryCounterStore(clock, clock);
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
   private Server server;

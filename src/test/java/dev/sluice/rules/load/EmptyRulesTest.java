@@ -2,11 +2,13 @@ package dev.sluice.rules.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.RulesConfig;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,11 +30,14 @@ class EmptyRulesTest {
           rate_limit: {unit: minute, requests_per_unit: 5}
       """;
 
-  private RuleReloader reloaderOn(RuleLoader loader) throws IOException {
+  private RuleReloader reloaderOn(boolean allowEmpty) throws IOException {
     Files.writeString(dir.resolve("a.yaml"), RULES);
     Files.writeString(dir.resolve("b.yaml"), RULES.replace("api", "web"));
+    RulesConfig rules =
+        new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty);
+    RuleLoader loader = new RuleLoader(Algorithm.FIXED_WINDOW, allowEmpty);
     LoadResult.Loaded initial = (LoadResult.Loaded) loader.load(dir);
-    return new RuleReloader(dir, loader, initial, clock, new Ignored());
+    return new RuleReloader(rules, initial, clock, clock, new Ignored());
   }
 
   @Test
@@ -69,7 +74,7 @@ class EmptyRulesTest {
 
   @Test
   void reload_everyFileRemoved_isRejectedAndKeepsTheRulesAndTheError() throws IOException {
-    RuleReloader reloader = reloaderOn(refusing);
+    RuleReloader reloader = reloaderOn(false);
     Files.delete(dir.resolve("a.yaml"));
     Files.delete(dir.resolve("b.yaml"));
 
@@ -86,7 +91,7 @@ class EmptyRulesTest {
 
   @Test
   void reload_midwayThroughRmRf_neverServesZeroRules() throws IOException {
-    RuleReloader reloader = reloaderOn(refusing);
+    RuleReloader reloader = reloaderOn(false);
     Files.delete(dir.resolve("a.yaml"));
     reloader.reloadIfChanged();
     assertThat(reloader.rules().domains()).containsExactly("web");
@@ -102,7 +107,7 @@ class EmptyRulesTest {
 
   @Test
   void reload_everyFileRemovedWhenAllowed_servesZeroRules() throws IOException {
-    RuleReloader reloader = reloaderOn(new RuleLoader(Algorithm.FIXED_WINDOW, true));
+    RuleReloader reloader = reloaderOn(true);
     Files.delete(dir.resolve("a.yaml"));
     Files.delete(dir.resolve("b.yaml"));
 
