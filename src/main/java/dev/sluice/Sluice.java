@@ -20,6 +20,7 @@ import dev.sluice.live.LiveHandler;
 import dev.sluice.live.LiveStats;
 import dev.sluice.live.LiveStatus;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
@@ -43,6 +44,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
@@ -79,6 +81,13 @@ public final class Sluice implements AutoCloseable {
   private static final int SCHEDULER_THREADS = 4;
 
   private static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
+
+  /**
+   * The one choice of the thread a request's return leg runs on once the store answered (decision,
+   * metrics, response, {@code onNext}): the thread that completed the store's future, i.e. a Redis
+   * lane's writer. Measured faster than handing it to a pool; see BENCHMARKS.md.
+   */
+  private static final Executor COMPLETIONS = Runnable::run;
 
   private final ServeConfig config;
   private final List<AutoCloseable> started = new ArrayList<>();
@@ -210,13 +219,14 @@ public final class Sluice implements AutoCloseable {
   }
 
   private RateLimiter.StoreChoice stores(Clock clock, Scheduler scheduler) {
-    OverLimitCache overLimit = new OverLimitCache(config.limiter().localCacheSize(), clock);
-    if (config.limiter().failureMode() != FailureMode.LOCAL) {
-      return new RateLimiter.StoreChoice(store, Optional.empty(), overLimit);
+    OverLimitCache overLimit = OverLimitCache.of(config.limiter().localCacheSize(), clock, metrics);
+    Optional<CounterStore> fallback = Optional.empty();
+    if (config.limiter().failureMode() == FailureMode.LOCAL) {
+      InMemoryCounterStore local = new InMemoryCounterStore(clock, scheduler).start();
+      started.add(local);
+      fallback = Optional.of(local);
     }
-    InMemoryCounterStore fallback = new InMemoryCounterStore(clock, scheduler).start();
-    started.add(fallback);
-    return new RateLimiter.StoreChoice(store, Optional.of(fallback), overLimit);
+    return new RateLimiter.StoreChoice(store, fallback, overLimit, COMPLETIONS);
   }
 
   /** Rules from the management server; its callbacks and reconnects run on one thread. */
@@ -319,6 +329,12 @@ public final class Sluice implements AutoCloseable {
     @Override
     public void reloaded(RuleReloader.Snapshot snapshot) {
       metrics.reloaded(snapshot.rules().domains().size(), snapshot.rules().rules().size());
+      metrics.retainRules(
+          snapshot.rules().rules().stream()
+              .filter(Rule::counted)
+              .collect(
+                  Collectors.groupingBy(
+                      Rule::domain, Collectors.mapping(Rule::path, Collectors.toSet()))));
     }
 
     @Override

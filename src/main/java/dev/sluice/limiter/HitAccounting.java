@@ -1,9 +1,9 @@
 package dev.sluice.limiter;
 
 import dev.sluice.metrics.RuleCounts;
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.Usage;
+import dev.sluice.store.algorithm.CountingAlgorithm;
 
 /**
  * Splits one descriptor's hits into total / over / near / within / shadow, following the reference
@@ -24,7 +24,7 @@ final class HitAccounting {
       long nearHits = after > near ? (before >= near ? hits : after - near) : 0;
       return new RuleCounts(hits, 0, nearHits, hits, 0, 0);
     }
-    if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
+    if (!CountingAlgorithm.of(limit.algorithm()).chargesRefusedHits()) {
       // A refused take consumes nothing: every hit of it is over the limit.
       return new RuleCounts(hits, hits, 0, 0, shadow ? hits : 0, 0);
     }

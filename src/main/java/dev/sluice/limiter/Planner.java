@@ -5,30 +5,60 @@ import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Match;
 import dev.sluice.rules.Rule;
+import dev.sluice.rules.RuleFlags;
+import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.Hit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Turns a request into one {@link Planned} per descriptor against one rule snapshot: match, drop
- * rules named by another matched rule's {@code replaces}, and build the counter key and hit.
+ * Turns a request into one {@link Plan} per descriptor against one rule snapshot: match, drop rules
+ * named by another matched rule's {@code replaces}, and build the counter key and hit. {@link
+ * #counterOf} finds a counter for operators with the same code, so what they inspect or reset is
+ * exactly what requests count.
  */
-final class Planner {
+public final class Planner {
   private final Algorithm overrideAlgorithm;
 
   Planner(Algorithm overrideAlgorithm) {
     this.overrideAlgorithm = overrideAlgorithm;
   }
 
+  /** A counted rule and the counter a descriptor's hits go to. */
+  public record RuleCounter(Rule rule, Hit hit) {
+    public RuleCounter {
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(hit, "hit");
+    }
+  }
+
   /**
-   * @return one entry per descriptor, in request order; empty when the domain is unknown
+   * The counter the hits of a descriptor with {@code entries} in {@code domain} go to, exactly as a
+   * request finds it (same matching, same key), with 0 hits; empty when no counted rule matches.
+   * For operators; a descriptor's {@code replaces} relations with others of a request do not apply.
    */
-  List<Planned> plan(RuleSet snapshot, RateLimitCall call) {
+  public static Optional<RuleCounter> counterOf(
+      RuleSet snapshot, String domain, List<Entry> entries) {
+    return snapshot
+        .match(domain, entries)
+        .flatMap(
+            match ->
+                match.rule().kind() instanceof RuleKind.Counted counted
+                    ? Optional.of(
+                        new RuleCounter(match.rule(), hitOf(domain, match, counted.limit(), 0)))
+                    : Optional.empty());
+  }
+
+  /**
+   * @return one plan per descriptor, in request order
+   */
+  List<Plan> plan(RuleSet snapshot, RateLimitCall call) {
     List<Optional<Match>> matches = new ArrayList<>(call.descriptors().size());
     for (DescriptorRequest descriptor : call.descriptors()) {
       // An override bypasses the rules entirely: its descriptor's rule must not drop others.
@@ -38,17 +68,16 @@ final class Planner {
               : snapshot.match(call.domain(), descriptor.entries()));
     }
     Set<String> replaced = replacedNames(matches);
-    List<Planned> plan = new ArrayList<>(matches.size());
+    List<Plan> plans = new ArrayList<>(matches.size());
     for (int i = 0; i < matches.size(); i++) {
       DescriptorRequest descriptor = call.descriptors().get(i);
       long hits = call.hitsFor(descriptor);
-      if (descriptor.override().isPresent()) {
-        plan.add(planOverride(call.domain(), descriptor, hits));
-      } else {
-        plan.add(planRule(call.domain(), descriptor, matches.get(i), replaced, hits));
-      }
+      plans.add(
+          descriptor.override().isPresent()
+              ? planOverride(call.domain(), descriptor, hits)
+              : planRule(call.domain(), descriptor, matches.get(i), replaced, hits));
     }
-    return plan;
+    return plans;
   }
 
   private static Set<String> replacedNames(List<Optional<Match>> matches) {
@@ -64,39 +93,51 @@ final class Planner {
     return names == null ? Set.of() : names;
   }
 
-  private Planned planOverride(String domain, DescriptorRequest descriptor, long hits) {
+  private Plan planOverride(String domain, DescriptorRequest descriptor, long hits) {
     LimitOverride override = descriptor.override().orElseThrow();
     Limit limit = Limit.of(override.requestsPerUnit(), override.unit(), overrideAlgorithm);
-    String key = CounterKey.of(domain, descriptor.entries(), limit);
-    return Planned.counted(
-        null, new CurrentLimit(limit, ""), new Hit(key, limit, hits), Planned.OVERRIDE_LABEL);
+    Hit hit = new Hit(CounterKey.of(domain, descriptor.entries(), limit), limit, hits);
+    return new Plan.Counted(
+        hit,
+        new CurrentLimit(limit, ""),
+        RuleFlags.NONE,
+        Plan.MetricLabel.OVERRIDE,
+        descriptor.entries());
   }
 
-  private static Planned planRule(
+  private static Plan planRule(
       String domain,
       DescriptorRequest descriptor,
-      Optional<Match> match,
+      Optional<Match> found,
       Set<String> replaced,
       long hits) {
-    if (match.isEmpty()) {
-      return Planned.NOT_LIMITED;
+    if (found.isEmpty()) {
+      return Plan.NOT_LIMITED;
     }
-    Rule rule = match.get().rule();
+    Match match = found.get();
+    Rule rule = match.rule();
     if (!rule.name().isEmpty() && replaced.contains(rule.name())) {
-      return Planned.NOT_LIMITED;
+      return Plan.NOT_LIMITED;
     }
-    if (rule.unlimited()) {
-      return Planned.UNLIMITED;
+    if (rule.kind() instanceof RuleKind.Counted counted) {
+      return new Plan.Counted(
+          hitOf(domain, match, counted.limit(), hits),
+          new CurrentLimit(counted.limit(), rule.name()),
+          rule.flags(),
+          metricLabel(rule, descriptor),
+          descriptor.entries());
     }
-    if (rule.limit().isEmpty()) {
-      return Planned.NOT_LIMITED;
-    }
-    Limit limit = rule.limit().get();
-    String key = CounterKey.of(domain, match.get().counterEntries(), limit);
+    return rule.kind() instanceof RuleKind.Unlimited ? Plan.UNLIMITED : Plan.NOT_LIMITED;
+  }
+
+  private static Hit hitOf(String domain, Match match, Limit limit, long hits) {
+    return new Hit(CounterKey.of(domain, match.counterEntries(), limit), limit, hits);
+  }
+
+  private static Plan.MetricLabel metricLabel(Rule rule, DescriptorRequest descriptor) {
     boolean detailed = rule.flags().detailedMetric() || rule.flags().valueToMetric();
-    String metricRule = detailed ? detailedPath(descriptor.entries()) : rule.path();
-    return Planned.counted(
-        rule, new CurrentLimit(limit, rule.name()), new Hit(key, limit, hits), metricRule);
+    return new Plan.MetricLabel(
+        rule.path(), detailed ? Optional.of(detailedPath(descriptor.entries())) : Optional.empty());
   }
 
   /** The reference's detailed stats key: {@code key_value} per level, joined with dots. */

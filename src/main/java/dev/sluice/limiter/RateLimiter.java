@@ -2,7 +2,6 @@ package dev.sluice.limiter;
 
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
-import dev.sluice.metrics.RuleCounts;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.CounterStore;
@@ -10,23 +9,30 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Decides one request. Thread-safe: it holds no per-request state, reads the current {@link
- * RuleSet} exactly once per request (so a reload mid-request cannot mix old and new rules), and
- * makes at most one store call per request, whatever the number of descriptors. When the store
- * fails, the {@link FailureMode} decides the answer.
+ * Decides one request, in these steps: take the rule snapshot once ({@link #decide}), plan each
+ * descriptor ({@link Planner}), answer counters known to be over their limit from the local cache
+ * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the {@link
+ * Verdict} (a pure function of the answered plans) and its metrics, recorded once. When the store
+ * fails, the {@link FailureMode} answers instead ({@link #onStoreFailure}).
+ *
+ * <p>Threads: the store's answer is handled on {@link StoreChoice#completions}, chosen by the
+ * composition root; the returned future completes there, so everything the caller chains on it
+ * (response mapping, {@code onNext}) runs there too. Thread-safe: no per-request state is kept.
  */
 public final class RateLimiter {
   private final Supplier<RuleSet> rules;
-  private final CounterStore store;
-  private final Optional<CounterStore> fallback;
-  private final OverLimitCache overLimit;
+  private final StoreChoice stores;
   private final LimiterConfig settings;
   private final SluiceMetrics metrics;
   private final Planner planner;
@@ -35,8 +41,6 @@ public final class RateLimiter {
 
   /**
    * @param rules the current rule snapshot; read once per request
-   * @param fallback the in-process store used while {@code store} fails, required for {@link
-   *     FailureMode#LOCAL}
    */
   public RateLimiter(
       Supplier<RuleSet> rules, StoreChoice stores, LimiterConfig settings, SluiceMetrics metrics) {
@@ -54,26 +58,41 @@ public final class RateLimiter {
       DecisionListener listener) {
     this.listener = listener;
     this.rules = rules;
-    this.store = stores.primary();
-    this.fallback = stores.fallback();
-    this.overLimit = stores.overLimitCache();
+    this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
     this.planner = new Planner(settings.overrideAlgorithm());
     this.unknownDomains = new UnknownDomains(metrics);
-    if (settings.failureMode() == FailureMode.LOCAL && fallback.isEmpty()) {
+    if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {
       throw new IllegalArgumentException("failure mode local needs a fallback store");
     }
   }
 
   /**
-   * Where hits are counted: the store, the in-process one to fall back to in {@link
-   * FailureMode#LOCAL}, and the local cache of counters known to be over their limit.
+   * Where hits are counted and where their answers are handled.
+   *
+   * @param fallback the in-process store used while {@code primary} fails, required for {@link
+   *     FailureMode#LOCAL}
+   * @param overLimitCache counters known to be over their limit
+   * @param completions runs the return leg once the store answered: the decision, its metrics and
+   *     whatever the caller chains on the returned future. {@code Runnable::run} keeps it on the
+   *     thread that completed the store's future (for Redis, a lane's writer thread)
    */
   public record StoreChoice(
-      CounterStore primary, Optional<CounterStore> fallback, OverLimitCache overLimitCache) {
+      CounterStore primary,
+      Optional<CounterStore> fallback,
+      OverLimitCache overLimitCache,
+      Executor completions) {
+    public StoreChoice {
+      Objects.requireNonNull(primary, "primary");
+      Objects.requireNonNull(fallback, "fallback");
+      Objects.requireNonNull(overLimitCache, "overLimitCache");
+      Objects.requireNonNull(completions, "completions");
+    }
+
+    /** Only {@code primary}: no fallback, no cache, the return leg on the store's thread. */
     public static StoreChoice of(CounterStore primary) {
-      return new StoreChoice(primary, Optional.empty(), OverLimitCache.disabled());
+      return new StoreChoice(primary, Optional.empty(), OverLimitCache.disabled(), Runnable::run);
     }
   }
 
@@ -87,61 +106,96 @@ public final class RateLimiter {
       unknownDomains.seen(call.domain(), call.descriptors().size());
       return CompletableFuture.completedFuture(notLimited(call.descriptors().size()));
     }
-    List<Planned> plan = planner.plan(snapshot, call);
-    Usage[] usages = new Usage[plan.size()];
-    boolean[] cached = new boolean[plan.size()];
-    List<Hit> hits = toStore(plan, usages, cached);
+    List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
+    List<Hit> hits = unanswered(plans);
     if (hits.isEmpty()) {
-      return CompletableFuture.completedFuture(finish(call, plan, usages, cached));
+      return CompletableFuture.completedFuture(finish(call.domain(), plans));
     }
-    return store
+    return stores
+        .primary()
         .acquire(hits)
-        .thenApply(answers -> finish(call, plan, merge(plan, usages, cached, answers), cached))
-        .exceptionallyCompose(failure -> onStoreFailure(call, plan, hits, failure));
+        .thenApplyAsync(
+            usages -> finish(call.domain(), answer(plans, usages, Plan.Source.STORE)),
+            stores.completions())
+        .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
   }
 
-  /**
-   * The hits the store must see. Counters the local cache knows to be over their limit are answered
-   * here instead ({@code usages} and {@code cached} filled in).
-   */
-  private List<Hit> toStore(List<Planned> plan, Usage[] usages, boolean[] cached) {
-    List<Hit> hits = new ArrayList<>(plan.size());
-    for (int i = 0; i < plan.size(); i++) {
-      Planned planned = plan.get(i);
-      if (!planned.counted()) {
-        continue;
-      }
+  /** Counted plans whose counter the local cache knows to be over its limit become answered. */
+  private List<Plan> answerKnownOvers(List<Plan> plans) {
+    List<Plan> answered = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
       Optional<Usage> known =
-          overLimit.enabled() ? overLimit.lookup(planned.hit()) : Optional.empty();
-      if (overLimit.enabled()) {
-        metrics.localCacheLookup(known.isPresent());
-      }
-      if (known.isPresent()) {
-        usages[i] = known.get();
-        cached[i] = true;
-      } else {
-        hits.add(planned.hit());
+          plan instanceof Plan.Counted counted
+              ? stores.overLimitCache().lookup(counted.hit())
+              : Optional.empty();
+      answered.add(
+          known.isPresent()
+              ? ((Plan.Counted) plan).answered(known.get(), Plan.Source.OVER_LIMIT_CACHE)
+              : plan);
+    }
+    return answered;
+  }
+
+  /** The hits of the plans still waiting for an answer, in order. */
+  private static List<Hit> unanswered(List<Plan> plans) {
+    List<Hit> hits = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
+      if (plan instanceof Plan.Counted counted) {
+        hits.add(counted.hit());
       }
     }
     return hits;
   }
 
-  /** Places the store's answers (in hit order) next to the cached ones, remembering new overs. */
-  private Usage[] merge(List<Planned> plan, Usage[] usages, boolean[] cached, List<Usage> answers) {
-    int next = 0;
-    for (int i = 0; i < plan.size(); i++) {
-      if (plan.get(i).counted() && !cached[i]) {
-        usages[i] = answers.get(next++);
-        if (overLimit.enabled()) {
-          overLimit.remember(plan.get(i).hit(), usages[i]);
-        }
+  /** Answers each waiting plan, in order, with the next of {@code usages}. */
+  private static List<Plan> answer(List<Plan> plans, List<Usage> usages, Plan.Source source) {
+    Iterator<Usage> next = usages.iterator();
+    List<Plan> answered = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
+      answered.add(
+          plan instanceof Plan.Counted counted ? counted.answered(next.next(), source) : plan);
+    }
+    return answered;
+  }
+
+  /** Remembers new overs, decides, and records the decision's metrics once. */
+  private Decision finish(String domain, List<Plan> plans) {
+    for (Plan plan : plans) {
+      if (plan instanceof Plan.Answered answered
+          && answered.source() != Plan.Source.OVER_LIMIT_CACHE) {
+        stores.overLimitCache().remember(answered.counted().hit(), answered.usage());
       }
     }
-    return usages;
+    Verdict verdict = Verdict.of(plans, settings.globalShadowMode());
+    record(domain, verdict);
+    return verdict.decision();
+  }
+
+  private void record(String domain, Verdict verdict) {
+    for (Verdict.RuleOutcome outcome : verdict.outcomes()) {
+      Plan.MetricLabel label = outcome.counted().metric();
+      if (label.detailedPath().isPresent()) {
+        metrics.detailedRuleOutcome(
+            domain, label.rule(), label.detailedPath().get(), outcome.counts());
+      } else {
+        metrics.ruleOutcome(domain, label.rule(), outcome.counts());
+      }
+      listener.counted(
+          new CountedOutcome(
+              domain,
+              label.rule(),
+              outcome.counted().entries(),
+              label.detailedPath().isPresent(),
+              outcome.counts(),
+              outcome.refused()));
+    }
+    if (verdict.shadowedByGlobal()) {
+      metrics.globalShadowMode();
+    }
   }
 
   private CompletableFuture<Decision> onStoreFailure(
-      RateLimitCall call, List<Planned> plan, List<Hit> hits, Throwable failure) {
+      String domain, List<Plan> plans, Throwable failure) {
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
     if (!(cause instanceof StoreException) || settings.failureMode() == FailureMode.ERROR) {
       return CompletableFuture.failedFuture(cause);
@@ -149,100 +203,72 @@ public final class RateLimiter {
     metrics.failurePolicyDecision(settings.failureMode().configName());
     return switch (settings.failureMode()) {
       case ALLOW ->
-          CompletableFuture.completedFuture(decisionOf(plan, p -> DescriptorDecision.NOT_LIMITED));
-      case DENY -> CompletableFuture.completedFuture(decisionOf(plan, Planned::denied));
-      case LOCAL -> localDecision(call, plan, hits);
+          CompletableFuture.completedFuture(
+              byPolicy(plans, counted -> DescriptorDecision.NOT_LIMITED));
+      case DENY -> CompletableFuture.completedFuture(byPolicy(plans, RateLimiter::denied));
+      case LOCAL -> localDecision(domain, plans);
       case ERROR -> CompletableFuture.failedFuture(cause);
     };
   }
 
-  private CompletableFuture<Decision> localDecision(
-      RateLimitCall call, List<Planned> plan, List<Hit> hits) {
-    List<Hit> shares = new ArrayList<>(hits.size());
-    for (Planned planned : plan) {
-      if (planned.counted()) {
-        shares.add(planned.localShare(settings.instances()));
-      }
+  /** Every counted descriptor answered by {@code policy}; nothing is recorded per rule. */
+  private Decision byPolicy(List<Plan> plans, Function<Plan.Counted, DescriptorDecision> policy) {
+    List<Plan> answered = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
+      Optional<Plan.Counted> counted = countedOf(plan);
+      answered.add(
+          counted.isPresent()
+              ? new Plan.ByFailurePolicy(counted.get(), policy.apply(counted.get()))
+              : plan);
     }
-    boolean[] none = new boolean[plan.size()];
-    return fallback
-        .orElseThrow()
-        .acquire(shares)
-        .thenApply(
-            answers ->
-                finish(call, plan, merge(plan, new Usage[plan.size()], none, answers), none));
+    Verdict verdict = Verdict.of(answered, settings.globalShadowMode());
+    if (verdict.shadowedByGlobal()) {
+      metrics.globalShadowMode();
+    }
+    return verdict.decision();
   }
 
-  private Decision decisionOf(
-      List<Planned> plan, java.util.function.Function<Planned, DescriptorDecision> counted) {
-    List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
-    for (Planned planned : plan) {
-      statuses.add(planned.counted() ? counted.apply(planned) : planned.fixed());
-    }
-    return new Decision(overall(plan, statuses), statuses);
-  }
-
-  private Decision finish(
-      RateLimitCall call, List<Planned> plan, Usage[] usages, boolean[] cached) {
-    List<DescriptorDecision> statuses = new ArrayList<>(plan.size());
-    for (int i = 0; i < plan.size(); i++) {
-      Planned planned = plan.get(i);
-      if (planned.counted()) {
-        DescriptorDecision status = planned.status(usages[i]);
-        statuses.add(status);
-        RuleCounts counts = record(call.domain(), planned, usages[i], cached[i]);
-        listener.counted(
-            new CountedOutcome(
-                call.domain(),
-                planned.rule() == null ? Planned.OVERRIDE_LABEL : planned.rule().path(),
-                call.descriptors().get(i).entries(),
-                planned.detailedMetric(),
-                counts,
-                status.code() == Code.OVER_LIMIT));
-      } else {
-        statuses.add(planned.fixed());
-      }
-    }
-    return new Decision(overall(plan, statuses), statuses);
-  }
-
-  private RuleCounts record(String domain, Planned planned, Usage usage, boolean cached) {
-    var counts =
-        cached
-            ? HitAccounting.cachedOver(planned.hit().hits(), planned.shadowMode())
-            : HitAccounting.of(
-                planned.hit().limit(), planned.hit().hits(), usage, planned.shadowMode());
-    if (planned.detailedMetric()) {
-      metrics.detailedRuleOutcome(domain, planned.rule().path(), planned.metricRule(), counts);
-    } else {
-      metrics.ruleOutcome(domain, planned.metricRule(), counts);
-    }
-    return counts;
+  /** The answer of {@link FailureMode#DENY}: over the limit, nothing known about the window. */
+  private static DescriptorDecision denied(Plan.Counted counted) {
+    Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
+    return new DescriptorDecision(code, Optional.of(counted.limit()), 0, Optional.empty());
   }
 
   /**
-   * OVER_LIMIT when a regular descriptor is over, or when every quota-mode descriptor is; then
-   * global shadow mode turns OVER_LIMIT into OK (statuses unchanged).
+   * {@link FailureMode#LOCAL}: every counted descriptor (those the cache answered too) against
+   * {@code ceil(limit / instances)} in the in-process store.
    */
-  private Code overall(List<Planned> plan, List<DescriptorDecision> statuses) {
-    boolean regularOver = false;
-    int quota = 0;
-    int quotaOver = 0;
-    for (int i = 0; i < plan.size(); i++) {
-      boolean over = statuses.get(i).code() == Code.OVER_LIMIT;
-      if (plan.get(i).quotaMode()) {
-        quota++;
-        quotaOver += over ? 1 : 0;
-      } else {
-        regularOver |= over;
-      }
+  private CompletableFuture<Decision> localDecision(String domain, List<Plan> plans) {
+    List<Plan> waiting = new ArrayList<>(plans.size());
+    List<Hit> shares = new ArrayList<>(plans.size());
+    for (Plan plan : plans) {
+      Optional<Plan.Counted> counted = countedOf(plan);
+      waiting.add(counted.isPresent() ? counted.get() : plan);
+      counted.ifPresent(c -> shares.add(localShare(c.hit())));
     }
-    boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
-    if (overLimit && settings.globalShadowMode()) {
-      metrics.globalShadowMode();
-      return Code.OK;
+    return stores
+        .fallback()
+        .orElseThrow()
+        .acquire(shares)
+        .thenApply(usages -> finish(domain, answer(waiting, usages, Plan.Source.FALLBACK)));
+  }
+
+  private Hit localShare(Hit hit) {
+    return new Hit(hit.key(), hit.limit().share(settings.instances()), hit.hits());
+  }
+
+  /** The counted descriptor behind {@code plan}, whether or not it was answered yet. */
+  private static Optional<Plan.Counted> countedOf(Plan plan) {
+    if (plan instanceof Plan.Counted counted) {
+      return Optional.of(counted);
     }
-    return overLimit ? Code.OVER_LIMIT : Code.OK;
+    if (plan instanceof Plan.Answered answered) {
+      return Optional.of(answered.counted());
+    }
+    if (plan instanceof Plan.ByFailurePolicy policy) {
+      return Optional.of(policy.counted());
+    }
+    return Optional.empty();
   }
 
   private static Decision notLimited(int descriptors) {

@@ -9,7 +9,9 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -21,6 +23,10 @@ public final class SluiceMetrics {
   public static final int DETAILED_VALUES_PER_RULE = 1_000;
 
   private static final int UNKNOWN_DOMAINS = 100;
+
+  /** The rule label of hits counted against a client's override limit rather than a rule. */
+  public static final String OVERRIDE_RULE = "_override";
+
   private static final double[] LATENCY_BUCKETS = {
     0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1
   };
@@ -149,11 +155,46 @@ public final class SluiceMetrics {
    * @param rule the configured rule's path (e.g. {@code path_/api.method}); bounded
    */
   public void ruleOutcome(String domain, String rule, RuleCounts counts) {
+    record(domain, rule, rule, counts);
+  }
+
+  private void record(String domain, String label, String rule, RuleCounts counts) {
     RuleSeries series =
         ruleSeries
             .computeIfAbsent(domain, d -> new ConcurrentHashMap<>())
-            .computeIfAbsent(rule, r -> new RuleSeries(domain, r));
+            .computeIfAbsent(label, l -> new RuleSeries(domain, l, rule));
     series.record(counts);
+  }
+
+  /**
+   * Removes the per-rule series of every rule not in {@code served} (domain to the paths of its
+   * counted rules), e.g. after a reload removed them, so /metrics shows only rules being served.
+   * The {@code _override} series of a domain still served stays.
+   */
+  public void retainRules(Map<String, Set<String>> served) {
+    ruleSeries.forEach(
+        (domain, series) -> {
+          Set<String> rules = served.getOrDefault(domain, Set.of());
+          series
+              .values()
+              .removeIf(
+                  each -> {
+                    boolean gone =
+                        !rules.contains(each.rule)
+                            && !(served.containsKey(domain) && OVERRIDE_RULE.equals(each.rule));
+                    if (gone) {
+                      each.remove();
+                    }
+                    return gone;
+                  });
+        });
+    detailedCaps.keySet().removeIf(key -> !servedKey(served, key));
+  }
+
+  private static boolean servedKey(Map<String, Set<String>> served, String capKey) {
+    int split = capKey.indexOf('\u0000');
+    String domain = capKey.substring(0, split);
+    return served.getOrDefault(domain, Set.of()).contains(capKey.substring(split + 1));
   }
 
   /**
@@ -166,8 +207,8 @@ public final class SluiceMetrics {
         detailedCaps.computeIfAbsent(
             domain + "\u0000" + rule, k -> new LabelCap(DETAILED_VALUES_PER_RULE));
     String admitted = cap.admit(detailedPath);
-    ruleOutcome(
-        domain, admitted == LabelCap.OTHER ? rule + "." + LabelCap.OTHER : admitted, counts);
+    record(
+        domain, admitted == LabelCap.OTHER ? rule + "." + LabelCap.OTHER : admitted, rule, counts);
   }
 
   public void domainNotFound(String domain) {
@@ -245,14 +286,32 @@ public final class SluiceMetrics {
     private final CounterDataPoint within;
     private final CounterDataPoint shadow;
     private final CounterDataPoint cached;
+    private final String domain;
+    private final String label;
+    private final String rule;
 
-    RuleSeries(String domain, String rule) {
-      hits = ruleHits.labelValues(domain, rule);
-      over = ruleOver.labelValues(domain, rule);
-      near = ruleNear.labelValues(domain, rule);
-      within = ruleWithin.labelValues(domain, rule);
-      shadow = ruleShadow.labelValues(domain, rule);
-      cached = ruleLocalCache.labelValues(domain, rule);
+    /**
+     * @param label the series' rule label
+     * @param rule the configured rule it belongs to (the label itself, or for a detailed series the
+     *     rule whose request values it shows)
+     */
+    RuleSeries(String domain, String label, String rule) {
+      this.domain = domain;
+      this.label = label;
+      this.rule = rule;
+      hits = ruleHits.labelValues(domain, label);
+      over = ruleOver.labelValues(domain, label);
+      near = ruleNear.labelValues(domain, label);
+      within = ruleWithin.labelValues(domain, label);
+      shadow = ruleShadow.labelValues(domain, label);
+      cached = ruleLocalCache.labelValues(domain, label);
+    }
+
+    void remove() {
+      for (Counter counter :
+          List.of(ruleHits, ruleOver, ruleNear, ruleWithin, ruleShadow, ruleLocalCache)) {
+        counter.remove(domain, label);
+      }
     }
 
     void record(RuleCounts counts) {

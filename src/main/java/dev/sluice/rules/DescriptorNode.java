@@ -27,7 +27,7 @@ final class DescriptorNode {
    * candidate instead.
    */
   boolean endsMatch() {
-    return rule.counted() || rule.unlimited() || children.isEmpty();
+    return !(rule.kind() instanceof RuleKind.NoRateLimit) || children.isEmpty();
   }
 
   /** The candidates for one request key at one level, in the order they are tried. */

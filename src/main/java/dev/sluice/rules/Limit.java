@@ -26,7 +26,7 @@ public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long b
       throw new IllegalArgumentException(
           "burst must be between 0 and " + MAX_UINT32 + ": " + burst);
     }
-    if (algorithm == Algorithm.FIXED_WINDOW && burst != requestsPerUnit) {
+    if (!algorithm.takesBurst() && burst != requestsPerUnit) {
       throw new IllegalArgumentException("burst applies only to token_bucket: " + burst);
     }
   }
@@ -36,8 +36,21 @@ public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long b
     return new Limit(requestsPerUnit, unit, algorithm, requestsPerUnit);
   }
 
-  /** The most hits one window (fixed window) or one full bucket (token bucket) can hold. */
+  /**
+   * The most hits one window (fixed window) or one full bucket (token bucket) can hold: the burst,
+   * which equals the rate for an algorithm without one.
+   */
   public long capacity() {
-    return algorithm == Algorithm.TOKEN_BUCKET ? burst : requestsPerUnit;
+    return burst;
+  }
+
+  /** This limit split {@code instances} ways, rounded up, for each instance to enforce alone. */
+  public Limit share(int instances) {
+    return new Limit(
+        ceilDiv(requestsPerUnit, instances), unit, algorithm, ceilDiv(burst, instances));
+  }
+
+  private static long ceilDiv(long value, int by) {
+    return (value + by - 1) / by;
   }
 }

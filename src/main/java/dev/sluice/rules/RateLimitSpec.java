@@ -1,40 +1,39 @@
 package dev.sluice.rules;
 
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * The {@code rate_limit} block of a descriptor, already validated by the loader.
  *
- * @param limit present for a counted rule, empty when {@code unlimited}
+ * @param kind counted or unlimited; never {@link RuleKind.NoRateLimit}, which is the absence of
+ *     this block
  * @param name {@code ""} when unnamed
  */
-public record RateLimitSpec(
-    Optional<Limit> limit, boolean unlimited, String name, Set<String> replaces) {
+public record RateLimitSpec(RuleKind kind, String name, Set<String> replaces) {
 
   public RateLimitSpec {
-    Objects.requireNonNull(limit, "limit");
+    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(name, "name");
     replaces = Set.copyOf(replaces);
-    if (unlimited == limit.isPresent()) {
+    if (kind instanceof RuleKind.NoRateLimit) {
       throw new IllegalArgumentException("a rate_limit is either unlimited or has a limit");
     }
   }
 
   public static RateLimitSpec limited(Limit limit) {
-    return new RateLimitSpec(Optional.of(limit), false, "", Set.of());
+    return new RateLimitSpec(new RuleKind.Counted(limit), "", Set.of());
   }
 
   public static RateLimitSpec unlimitedSpec() {
-    return new RateLimitSpec(Optional.empty(), true, "", Set.of());
+    return new RateLimitSpec(RuleKind.UNLIMITED, "", Set.of());
   }
 
   public RateLimitSpec named(String newName) {
-    return new RateLimitSpec(limit, unlimited, newName, replaces);
+    return new RateLimitSpec(kind, newName, replaces);
   }
 
   public RateLimitSpec replacing(Set<String> names) {
-    return new RateLimitSpec(limit, unlimited, name, names);
+    return new RateLimitSpec(kind, name, names);
   }
 }

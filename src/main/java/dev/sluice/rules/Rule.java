@@ -7,10 +7,7 @@ import java.util.Set;
 /**
  * One node of a domain's descriptor tree, as a request sees it when its last entry lands there.
  *
- * <p>Exactly one of three kinds: counted ({@code limit} present), {@code unlimited} (never counted,
- * answers remaining 4294967295), or a node without {@code rate_limit} (answers OK, counts nothing;
- * the reference calls such leaves a whitelist).
- *
+ * @param kind counted, unlimited, or a node without {@code rate_limit} (see {@link RuleKind})
  * @param path the rule's place in its domain, joined like the reference's stats key: {@code
  *     key_value} or {@code key} per level, levels joined by {@code .} (e.g. {@code
  *     path_/api.method}). Bounded by the configuration, so it is safe as a metric label.
@@ -21,8 +18,7 @@ import java.util.Set;
 public record Rule(
     String domain,
     String path,
-    Optional<Limit> limit,
-    boolean unlimited,
+    RuleKind kind,
     String name,
     Set<String> replaces,
     RuleFlags flags,
@@ -31,19 +27,28 @@ public record Rule(
   public Rule {
     Objects.requireNonNull(domain, "domain");
     Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(limit, "limit");
+    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(name, "name");
     replaces = Set.copyOf(replaces);
     Objects.requireNonNull(flags, "flags");
     Objects.requireNonNull(origin, "origin");
-    if (unlimited && limit.isPresent()) {
-      throw new IllegalArgumentException("an unlimited rule has no limit: " + domain + "." + path);
-    }
   }
 
   /** True when hits on this rule are counted in the store. */
   public boolean counted() {
-    return limit.isPresent();
+    return kind instanceof RuleKind.Counted;
+  }
+
+  /** The limit of a counted rule; empty for the other kinds. A view of {@link #kind}. */
+  public Optional<Limit> limit() {
+    return kind instanceof RuleKind.Counted counted
+        ? Optional.of(counted.limit())
+        : Optional.empty();
+  }
+
+  /** True for an {@code unlimited: true} rule. A view of {@link #kind}. */
+  public boolean unlimited() {
+    return kind instanceof RuleKind.Unlimited;
   }
 
   public boolean shadowMode() {

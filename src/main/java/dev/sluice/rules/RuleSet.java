@@ -63,7 +63,7 @@ public final class RuleSet {
       String path =
           parentPath.isEmpty() ? spec.compositeKey() : parentPath + "." + spec.compositeKey();
       Rule rule = toRule(domain, path, spec);
-      if (rule.counted() || rule.unlimited()) {
+      if (!(rule.kind() instanceof RuleKind.NoRateLimit)) {
         rules.add(rule);
       }
       Map<String, KeyGroup> children = compileLevel(domain, path, spec.children(), rules);
@@ -81,8 +81,7 @@ public final class RuleSet {
     return new Rule(
         domain,
         path,
-        rateLimit.flatMap(RateLimitSpec::limit),
-        rateLimit.map(RateLimitSpec::unlimited).orElse(false),
+        rateLimit.map(RateLimitSpec::kind).orElse(RuleKind.NO_RATE_LIMIT),
         rateLimit.map(RateLimitSpec::name).orElse(""),
         rateLimit.map(RateLimitSpec::replaces).orElse(Set.of()),
         spec.flags(),

@@ -1,8 +1,8 @@
 package dev.sluice.store;
 
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
+import dev.sluice.store.algorithm.CountingAlgorithm;
 import java.util.List;
 
 /**
@@ -17,7 +17,7 @@ public final class CounterKey {
 
   public static String of(String domain, List<Entry> entries, Limit limit) {
     StringBuilder key = new StringBuilder(32 + domain.length() + entries.size() * 24);
-    key.append(limit.algorithm() == Algorithm.TOKEN_BUCKET ? "tb" : "fw");
+    key.append(CountingAlgorithm.of(limit.algorithm()).keyTag());
     key.append('|').append(limit.unit().seconds()).append('|');
     escape(domain, key);
     for (Entry entry : entries) {

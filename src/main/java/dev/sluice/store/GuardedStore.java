@@ -198,11 +198,6 @@ public final class GuardedStore implements CounterStore {
     return delegate.kind();
   }
 
-  /** The store this one guards. */
-  public CounterStore delegate() {
-    return delegate;
-  }
-
   @Override
   public void close() {
     synchronized (this) {

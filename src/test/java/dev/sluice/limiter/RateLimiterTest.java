@@ -413,7 +413,8 @@ class RateLimiterTest {
   private RateLimiter cachingLimiter(SluiceMetrics metrics) {
     return new RateLimiter(
         () -> RULES,
-        new RateLimiter.StoreChoice(store, Optional.empty(), new OverLimitCache(100, clock)),
+        new RateLimiter.StoreChoice(
+            store, Optional.empty(), OverLimitCache.of(100, clock, metrics), Runnable::run),
         new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 100),
         metrics);
   }

@@ -3,6 +3,7 @@ package dev.sluice.rules.load;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.RateLimitSpec;
+import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.Unit;
 import dev.sluice.rules.load.NodeReader.Fields;
 import java.util.LinkedHashSet;
@@ -55,7 +56,8 @@ final class RateLimitReader {
     if (reader.problemCount() != before) {
       return Optional.empty();
     }
-    return Optional.of(new RateLimitSpec(limit, unlimited, name, replaces));
+    RuleKind kind = unlimited ? RuleKind.UNLIMITED : new RuleKind.Counted(limit.orElseThrow());
+    return Optional.of(new RateLimitSpec(kind, name, replaces));
   }
 
   /**
@@ -78,11 +80,13 @@ final class RateLimitReader {
     OptionalLong requestsPerUnit = reader.uint32(f, "requests_per_unit");
     Optional<Algorithm> algorithm = algorithm(f);
     OptionalLong burst = reader.uint32(f, "burst");
-    if (burst.isPresent() && algorithm.orElse(null) == Algorithm.FIXED_WINDOW) {
+    if (burst.isPresent() && algorithm.isPresent() && !algorithm.get().takesBurst()) {
       String why = f.has("algorithm") ? "" : " (the default algorithm)";
       reader.report(
           f.line("burst"),
-          "burst applies only to token_bucket, but this rule uses fixed_window" + why);
+          "burst applies only to token_bucket, but this rule uses "
+              + algorithm.get().configName()
+              + why);
       return Optional.empty();
     }
     if (unit.isEmpty() || algorithm.isEmpty()) {

@@ -1,13 +1,11 @@
 package dev.sluice.store.memory;
 
-import dev.sluice.rules.Algorithm;
-import dev.sluice.rules.Limit;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
-import dev.sluice.store.FixedWindow;
 import dev.sluice.store.Hit;
-import dev.sluice.store.TokenBucketState;
 import dev.sluice.store.Usage;
+import dev.sluice.store.algorithm.CountingAlgorithm;
+import dev.sluice.store.algorithm.MemoryCounter;
 import dev.sluice.threads.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,27 +16,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Both algorithms in this process. Each counter is updated inside {@code compute} on a {@link
- * ConcurrentHashMap}, which makes read-modify-write atomic per key without a lock of our own. A
- * counter expires at the end of its window (fixed window) or when its bucket would be full again,
- * on the injected clock: an expired counter reads as absent at once, and a sweep every second (on
- * the injected scheduler, once {@link #start}ed) removes it, so memory is bounded by the counters
- * active in the last second.
+ * Every algorithm in this process. Each counter is updated inside {@code compute} on a {@link
+ * ConcurrentHashMap}, which makes read-modify-write atomic per key without a lock of our own; what
+ * the update does is the hit's {@link CountingAlgorithm}. A counter expires when its algorithm says
+ * (end of its window, a bucket full again), on the injected clock: an expired counter reads as
+ * absent at once, and a sweep every second (on the injected scheduler, once {@link #start}ed)
+ * removes it, so memory is bounded by the counters active in the last second.
  *
  * <p>A plain map rather than an expiring cache library: the request path is one {@code compute},
  * which measured about a third cheaper than Caffeine's (its expiry bookkeeping runs per write).
+ *
+ * <p>{@link #acquire} completes its future before returning, on the caller's thread.
  */
 public final class InMemoryCounterStore implements CounterStore {
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
   private final Clock clock;
   private final Scheduler scheduler;
-  private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, MemoryCounter> counters = new ConcurrentHashMap<>();
   private Scheduler.Cancellable sweeping; // guarded by this
 
   /**
-   * An empty store; nothing runs until {@link #start}. Calls run on the caller's thread and
-   * complete before they return.
+   * An empty store; nothing runs until {@link #start}.
    *
    * @param scheduler runs the sweep once {@link #start}ed
    */
@@ -66,37 +65,16 @@ public final class InMemoryCounterStore implements CounterStore {
   }
 
   private Usage apply(Hit hit, Instant now) {
-    Limit limit = hit.limit();
-    long nowMillis = now.toEpochMilli();
-    if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
-      long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-      Usage[] out = new Usage[1];
-      counters.compute(
-          hit.key(),
-          (key, old) -> {
-            TokenBucketState state =
-                old instanceof Bucket bucket && bucket.expiresAtMillis() > nowMillis
-                    ? bucket.state()
-                    : TokenBucketState.full(limit, nowMicros);
-            TokenBucketState.Take take = state.take(limit, hit.hits(), nowMicros);
-            out[0] = take.usage();
-            return new Bucket(take.state(), nowMillis + take.ttlMillis());
-          });
-      return out[0];
-    }
-    long windowMillis = limit.unit().millis();
-    long index = FixedWindow.index(nowMillis, windowMillis);
-    Counter counter =
-        counters.compute(
-            hit.key(),
-            (key, old) -> {
-              long before =
-                  old instanceof Window window && window.index() == index ? window.count() : 0;
-              return new Window(index, before + hit.hits(), (index + 1) * windowMillis);
-            });
-    long countAfter = ((Window) counter).count();
-    return FixedWindow.usage(
-        countAfter, limit.requestsPerUnit(), FixedWindow.untilEnd(nowMillis, windowMillis));
+    CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
+    Usage[] out = new Usage[1];
+    counters.compute(
+        hit.key(),
+        (key, old) -> {
+          MemoryCounter.Step step = algorithm.takeInMemory(live(old, now), hit, now);
+          out[0] = step.usage();
+          return step.next();
+        });
+    return out[0];
   }
 
   @Override
@@ -108,12 +86,16 @@ public final class InMemoryCounterStore implements CounterStore {
   @Override
   public CompletableFuture<CounterState> reset(Hit hit) {
     Instant now = clock.instant();
-    Counter removed = live(counters.remove(hit.key()), now);
+    MemoryCounter removed = live(counters.remove(hit.key()), now);
     return CompletableFuture.completedFuture(read(hit, removed, now));
   }
 
+  private static CounterState read(Hit hit, MemoryCounter counter, Instant now) {
+    return CountingAlgorithm.of(hit.limit().algorithm()).readInMemory(counter, hit, now);
+  }
+
   /** {@code counter}, or null when it is absent or expired at {@code now}. */
-  private static Counter live(Counter counter, Instant now) {
+  private static MemoryCounter live(MemoryCounter counter, Instant now) {
     return counter != null && counter.expiresAtMillis() > now.toEpochMilli() ? counter : null;
   }
 
@@ -121,29 +103,6 @@ public final class InMemoryCounterStore implements CounterStore {
   private void sweep() {
     long now = clock.millis();
     counters.values().removeIf(counter -> counter.expiresAtMillis() <= now);
-  }
-
-  /** The state {@code counter} (null when absent) shows at {@code now}, changing nothing. */
-  private static CounterState read(Hit hit, Counter counter, Instant now) {
-    Limit limit = hit.limit();
-    long nowMillis = now.toEpochMilli();
-    if (limit.algorithm() == Algorithm.TOKEN_BUCKET) {
-      long nowMicros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
-      TokenBucketState state =
-          counter instanceof Bucket bucket
-              ? bucket.state()
-              : TokenBucketState.full(limit, nowMicros);
-      Usage usage = state.take(limit, 0, nowMicros).usage();
-      return new CounterState(hit.key(), counter instanceof Bucket, usage);
-    }
-    long windowMillis = limit.unit().millis();
-    long index = FixedWindow.index(nowMillis, windowMillis);
-    boolean current = counter instanceof Window window && window.index() == index;
-    long count = current ? ((Window) counter).count() : 0;
-    Usage usage =
-        FixedWindow.usage(
-            count, limit.requestsPerUnit(), FixedWindow.untilEnd(nowMillis, windowMillis));
-    return new CounterState(hit.key(), current, usage);
   }
 
   @Override
@@ -168,13 +127,4 @@ public final class InMemoryCounterStore implements CounterStore {
     }
     counters.clear();
   }
-
-  /** A counter's value; each knows the epoch millisecond after which it is worthless. */
-  private sealed interface Counter permits Window, Bucket {
-    long expiresAtMillis();
-  }
-
-  private record Window(long index, long count, long expiresAtMillis) implements Counter {}
-
-  private record Bucket(TokenBucketState state, long expiresAtMillis) implements Counter {}
 }

@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.Secret;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -17,7 +18,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * Opens the connections the lanes pipeline over: the endpoint's credentials, database and TLS (CA,
  * client certificate, host name check), the timeout as both connect and reply timeout, a version
- * check, and a script cached on every new connection, so the first EVALSHA after a Redis restart
+ * check, and the scripts cached on every new connection, so the first EVALSHA after a Redis restart
  * does not miss. Immutable and thread-safe.
  */
 final class RedisConnector implements Supplier<Connection> {
@@ -26,15 +27,15 @@ final class RedisConnector implements Supplier<Connection> {
   private final RedisEndpoint endpoint;
   private final JedisClientConfig config;
   private final JedisClientConfig sentinelConfig;
-  private final LuaScript script;
+  private final List<LuaScript> scripts;
   private final int timeoutMillis;
 
-  RedisConnector(RedisConfig settings, LuaScript script) {
+  RedisConnector(RedisConfig settings, List<LuaScript> scripts) {
     this.endpoint = settings.endpoint();
     this.timeoutMillis = (int) settings.timeout().toMillis();
     this.config = clientConfig(settings, endpoint.user(), endpoint.password(), database(endpoint));
     this.sentinelConfig = clientConfig(settings, Optional.empty(), settings.sentinelPassword(), 0);
-    this.script = script;
+    this.scripts = List.copyOf(scripts);
     if (endpoint.tls() && settings.tls().insecure()) {
       log.warn(
           "redis at {}: --redis-tls-insecure: the server's certificate and host name are NOT"
@@ -73,8 +74,8 @@ final class RedisConnector implements Supplier<Connection> {
 
   /**
    * Opens connections to one node. Each new connection is checked (Redis 7.0 or newer) and has the
-   * script cached; when Redis refuses the script (an ACL, say) the connection is still returned and
-   * the script will be sent with EVAL.
+   * scripts cached; when Redis refuses a script (an ACL, say) the connection is still returned and
+   * that script will be sent with EVAL.
    *
    * @return a supplier that throws {@link redis.clients.jedis.exceptions.JedisException} with a
    *     one-line reason when the node cannot be reached, refuses the credentials or the
@@ -93,22 +94,32 @@ final class RedisConnector implements Supplier<Connection> {
     }
     try {
       RedisVersion.check(connection, where);
-      script.scriptLoad(connection);
+      for (LuaScript script : scripts) {
+        load(script, connection, where);
+      }
     } catch (JedisDataException e) {
       if (e instanceof RedisVersion.TooOld) {
         connection.close();
         throw e;
       }
-      log.warn(
-          "redis at {}: cannot load {} ({}); it will be sent with EVAL when needed",
-          where,
-          script.resource(),
-          e.getMessage());
+      log.warn("redis at {}: cannot check the version ({})", where, e.getMessage());
     } catch (RuntimeException e) {
       connection.close();
       throw e;
     }
     return connection;
+  }
+
+  private static void load(LuaScript script, Connection connection, String where) {
+    try {
+      script.scriptLoad(connection);
+    } catch (JedisDataException e) {
+      log.warn(
+          "redis at {}: cannot load {} ({}); it will be sent with EVAL when needed",
+          where,
+          script.resource(),
+          e.getMessage());
+    }
   }
 
   private static JedisClientConfig clientConfig(

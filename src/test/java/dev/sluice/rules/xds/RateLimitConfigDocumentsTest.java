@@ -161,17 +161,7 @@ class RateLimitConfigDocumentsTest {
 
   private static List<Rule> withoutOrigin(List<Rule> rules) {
     return rules.stream()
-        .map(
-            r ->
-                new Rule(
-                    r.domain(),
-                    r.path(),
-                    r.limit(),
-                    r.unlimited(),
-                    r.name(),
-                    r.replaces(),
-                    r.flags(),
-                    ""))
+        .map(r -> new Rule(r.domain(), r.path(), r.kind(), r.name(), r.replaces(), r.flags(), ""))
         .toList();
   }
 }

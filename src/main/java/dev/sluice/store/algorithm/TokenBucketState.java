@@ -1,6 +1,7 @@
-package dev.sluice.store;
+package dev.sluice.store.algorithm;
 
 import dev.sluice.rules.Limit;
+import dev.sluice.store.Usage;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 

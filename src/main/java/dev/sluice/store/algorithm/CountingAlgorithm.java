@@ -1,0 +1,61 @@
+package dev.sluice.store.algorithm;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.store.CounterState;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import java.time.Instant;
+
+/**
+ * How one algorithm counts: its key shape, its operation on each store, and its remaining/reset
+ * arithmetic. One class per algorithm; the stores only hand it their primitives ({@link
+ * MemoryCounter} values in a concurrent map, a {@link RedisBatch} of pipelined commands), so adding
+ * an algorithm is one new class here, its Lua script, and one case in {@link #of}. Which fields a
+ * limit may set is the rule model's part ({@link Algorithm#takesBurst()}).
+ *
+ * <p>Implementations are stateless and thread-safe.
+ */
+public interface CountingAlgorithm {
+
+  /** The algorithm that counts limits of {@code algorithm}. */
+  static CountingAlgorithm of(Algorithm algorithm) {
+    return switch (algorithm) {
+      case FIXED_WINDOW -> FixedWindow.INSTANCE;
+      case TOKEN_BUCKET -> TokenBucket.INSTANCE;
+    };
+  }
+
+  /** The first part of a {@link dev.sluice.store.CounterKey}, e.g. {@code fw}. */
+  String keyTag();
+
+  /**
+   * Whether refused hits are still charged to the counter (a fixed window counts every hit, a
+   * bucket takes nothing from a refused request). Splits over-limit hits for metrics.
+   */
+  boolean chargesRefusedHits();
+
+  /**
+   * Applies {@code hit} to the counter's current value, inside the memory store's per-key atomic
+   * section: must not block or touch other keys.
+   *
+   * @param current the live value of the counter, or null when there is none (or it expired)
+   */
+  MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now);
+
+  /**
+   * The state {@code current} (null when absent or expired) shows at {@code now}, changing nothing.
+   */
+  CounterState readInMemory(MemoryCounter current, Hit hit, Instant now);
+
+  /**
+   * Queues the commands that apply {@code hit} on Redis, atomically for its counter.
+   *
+   * @param nowMillis the service clock, for algorithms whose key depends on the time
+   * @return the usage, readable once the batch has been sent and its replies read
+   */
+  RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis);
+
+  /** Queues a read of the counter, and its deletion when {@code delete}, for operators. */
+  RedisBatch.Reply<CounterState> readOnRedis(
+      RedisBatch redis, Hit hit, long nowMillis, boolean delete);
+}

@@ -1,0 +1,108 @@
+package dev.sluice.store.algorithm;
+
+import dev.sluice.rules.Limit;
+import dev.sluice.store.CounterState;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Counts hits per epoch-aligned window, on the service's clock (as in the reference service, so
+ * every instance agrees on window boundaries up to clock skew). Every hit is charged, refused or
+ * not.
+ *
+ * <p>Memory: one {@link Window} per key, holding its window index. Redis: the key is the prefix,
+ * the counter key and the window index ({@code fw|60|api|user=alice|29334500}); {@code INCRBY} then
+ * {@code EXPIRE key <window seconds> NX}. The expiry is set once per window and never extended; it
+ * is a whole window rather than the rest of it, so an instance whose clock lags still finds its
+ * counter, and the index in the key keeps a lingering counter from being reused.
+ */
+public final class FixedWindow implements CountingAlgorithm {
+  static final FixedWindow INSTANCE = new FixedWindow();
+
+  private FixedWindow() {}
+
+  /** The index of the window holding {@code nowMillis}: windows since the Unix epoch. */
+  public static long index(long nowMillis, long windowMillis) {
+    return Math.floorDiv(nowMillis, windowMillis);
+  }
+
+  /** Time left in the window holding {@code nowMillis}. */
+  public static Duration untilEnd(long nowMillis, long windowMillis) {
+    return Duration.ofMillis(windowMillis - Math.floorMod(nowMillis, windowMillis));
+  }
+
+  /** The usage a fixed-window counter reports for {@code countAfter} against {@code limit}. */
+  public static Usage usage(long countAfter, long limit, Duration untilReset) {
+    return new Usage(countAfter > limit, Math.max(0, limit - countAfter), untilReset, countAfter);
+  }
+
+  @Override
+  public String keyTag() {
+    return "fw";
+  }
+
+  @Override
+  public boolean chargesRefusedHits() {
+    return true;
+  }
+
+  @Override
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMillis = now.toEpochMilli();
+    long windowMillis = hit.limit().unit().millis();
+    long index = index(nowMillis, windowMillis);
+    long before = current instanceof Window window && window.index() == index ? window.count() : 0;
+    Window next = new Window(index, before + hit.hits(), (index + 1) * windowMillis);
+    return new MemoryCounter.Step(next, usageOf(hit.limit(), next.count(), nowMillis));
+  }
+
+  @Override
+  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMillis = now.toEpochMilli();
+    long index = index(nowMillis, hit.limit().unit().millis());
+    boolean live = current instanceof Window window && window.index() == index;
+    long count = live ? ((Window) current).count() : 0;
+    return new CounterState(hit.key(), live, usageOf(hit.limit(), count, nowMillis));
+  }
+
+  @Override
+  public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
+    String key = redisKey(redis, hit, nowMillis);
+    RedisBatch.Reply<Long> count = redis.incrBy(key, hit.hits());
+    RedisBatch.Reply<Long> expiry = redis.expireIfNone(key, hit.limit().unit().seconds());
+    return () -> {
+      // Read only to surface an error (e.g. a Redis too old for NX) instead of a key without TTL.
+      expiry.get();
+      return usageOf(hit.limit(), count.get(), nowMillis);
+    };
+  }
+
+  @Override
+  public RedisBatch.Reply<CounterState> readOnRedis(
+      RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
+    String key = redisKey(redis, hit, nowMillis);
+    RedisBatch.Reply<String> count = redis.get(key);
+    if (delete) {
+      redis.del(key);
+    }
+    return () -> {
+      String value = count.get();
+      long counted = value == null ? 0 : Long.parseLong(value);
+      return new CounterState(key, value != null, usageOf(hit.limit(), counted, nowMillis));
+    };
+  }
+
+  private static String redisKey(RedisBatch redis, Hit hit, long nowMillis) {
+    return redis.key(hit.key()) + "|" + index(nowMillis, hit.limit().unit().millis());
+  }
+
+  private static Usage usageOf(Limit limit, long countAfter, long nowMillis) {
+    long windowMillis = limit.unit().millis();
+    return usage(countAfter, limit.requestsPerUnit(), untilEnd(nowMillis, windowMillis));
+  }
+
+  /** One key's count in the window {@code index}. */
+  private record Window(long index, long count, long expiresAtMillis) implements MemoryCounter {}
+}

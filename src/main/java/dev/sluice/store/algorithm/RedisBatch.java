@@ -1,0 +1,55 @@
+package dev.sluice.store.algorithm;
+
+import java.util.List;
+
+/**
+ * The Redis commands an algorithm may queue for one request, sent in the pipeline the request
+ * joins. Replies are read only after the pipeline was sent, through the {@link Reply} each command
+ * returns. Implemented by the Redis store over a connection's pipeline; a cluster-aware store can
+ * route each command to the node that holds its key underneath this interface. Confined to the
+ * thread that owns the pipeline.
+ */
+public interface RedisBatch {
+
+  /** The Redis key of {@code counterKey}: with the store's prefix. */
+  String key(String counterKey);
+
+  /**
+   * Runs the script (EVALSHA; when Redis lost it, only this call is re-sent with EVAL).
+   *
+   * @param resource the script's class-path resource, e.g. {@code lua/token_bucket.lua}; must be
+   *     one of {@link #SCRIPTS}
+   */
+  Reply<Object> script(String resource, List<String> keys, List<String> args);
+
+  Reply<Long> incrBy(String key, long amount);
+
+  /** {@code EXPIRE key seconds NX}: sets an expiry only when the key has none. */
+  Reply<Long> expireIfNone(String key, long seconds);
+
+  Reply<String> get(String key);
+
+  Reply<List<String>> hmget(String key, String... fields);
+
+  /** Redis {@code TIME}, in microseconds since the epoch. */
+  Reply<Long> timeMicros();
+
+  void del(String key);
+
+  /** Every script an algorithm sends, so a connection can cache them when it opens. */
+  List<String> SCRIPTS = List.of(TokenBucket.SCRIPT);
+
+  /**
+   * A reply, readable once the pipeline was sent.
+   *
+   * @param <T> the decoded value
+   */
+  @FunctionalInterface
+  interface Reply<T> {
+    /**
+     * @throws dev.sluice.store.StoreException when the reply is not what the command returns
+     * @throws redis.clients.jedis.exceptions.JedisException when the reply is an error
+     */
+    T get();
+  }
+}

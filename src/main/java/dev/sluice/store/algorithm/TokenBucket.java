@@ -1,0 +1,120 @@
+package dev.sluice.store.algorithm;
+
+import dev.sluice.rules.Limit;
+import dev.sluice.store.CounterState;
+import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * Refills {@code requests_per_unit} tokens per window continuously, up to {@code burst}; a request
+ * takes its hits if the bucket holds them, and a refused request takes nothing. The arithmetic is
+ * {@link TokenBucketState}, twinned operation for operation by {@code lua/token_bucket.lua} (on
+ * Redis's own clock, so every instance sees one clock). The key needs no window index: the bucket
+ * expires when it would be full again.
+ */
+public final class TokenBucket implements CountingAlgorithm {
+  static final TokenBucket INSTANCE = new TokenBucket();
+
+  /** The script that takes tokens on Redis. */
+  static final String SCRIPT = "lua/token_bucket.lua";
+
+  private static final int REPLY_SIZE = 4;
+
+  private TokenBucket() {}
+
+  @Override
+  public String keyTag() {
+    return "tb";
+  }
+
+  @Override
+  public boolean chargesRefusedHits() {
+    return false;
+  }
+
+  @Override
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMicros = micros(now);
+    TokenBucketState.Take take =
+        stateOf(current, hit.limit(), nowMicros).take(hit.limit(), hit.hits(), nowMicros);
+    Bucket next = new Bucket(take.state(), now.toEpochMilli() + take.ttlMillis());
+    return new MemoryCounter.Step(next, take.usage());
+  }
+
+  @Override
+  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMicros = micros(now);
+    Usage usage = stateOf(current, hit.limit(), nowMicros).take(hit.limit(), 0, nowMicros).usage();
+    return new CounterState(hit.key(), current instanceof Bucket, usage);
+  }
+
+  @Override
+  public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
+    Limit limit = hit.limit();
+    List<String> args =
+        List.of(
+            Long.toString(limit.burst()),
+            Long.toString(limit.requestsPerUnit()),
+            Long.toString(limit.unit().seconds()),
+            Long.toString(hit.hits()));
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(redis.key(hit.key())), args);
+    return () -> usageOf(reply.get());
+  }
+
+  /**
+   * Reads the bucket with Redis {@code TIME} in the same round trip and refills it here with the
+   * script's arithmetic, so nothing is written by an inspect.
+   */
+  @Override
+  public RedisBatch.Reply<CounterState> readOnRedis(
+      RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
+    String key = redis.key(hit.key());
+    RedisBatch.Reply<List<String>> state = redis.hmget(key, "tokens", "at");
+    RedisBatch.Reply<Long> time = redis.timeMicros();
+    if (delete) {
+      redis.del(key);
+    }
+    return () -> {
+      List<String> fields = state.get();
+      long nowMicros = time.get();
+      boolean exists = fields.get(0) != null && fields.get(1) != null;
+      TokenBucketState bucket =
+          exists
+              ? new TokenBucketState(
+                  Double.parseDouble(fields.get(0)), Long.parseLong(fields.get(1)))
+              : TokenBucketState.full(hit.limit(), nowMicros);
+      return new CounterState(key, exists, bucket.take(hit.limit(), 0, nowMicros).usage());
+    };
+  }
+
+  /** Reads the script's {@code {allowed, tokens, reset micros, count}} reply. */
+  private static Usage usageOf(Object reply) {
+    if (!(reply instanceof List<?> values)
+        || values.size() != REPLY_SIZE
+        || !values.stream().allMatch(Long.class::isInstance)) {
+      throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    boolean allowed = (Long) values.get(0) == 1L;
+    long tokens = (Long) values.get(1);
+    Duration untilReset = Duration.of((Long) values.get(2), ChronoUnit.MICROS);
+    return new Usage(!allowed, tokens, untilReset, (Long) values.get(3));
+  }
+
+  private static TokenBucketState stateOf(MemoryCounter current, Limit limit, long nowMicros) {
+    return current instanceof Bucket bucket
+        ? bucket.state()
+        : TokenBucketState.full(limit, nowMicros);
+  }
+
+  private static long micros(Instant now) {
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+  }
+
+  /** One key's bucket, kept until it would be full again. */
+  private record Bucket(TokenBucketState state, long expiresAtMillis) implements MemoryCounter {}
+}
