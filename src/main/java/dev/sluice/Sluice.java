@@ -127,7 +127,8 @@ public final class Sluice implements AutoCloseable {
     ExecutorScheduler scheduler = new ExecutorScheduler(SCHEDULER_THREADS);
     started.add(scheduler);
     RuleLoader loader =
-        new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules());
+        new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules())
+            .mergingDomains(config.rules().mergeDomains());
     ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
     LoadResult.Loaded loaded;
     if (config.ruleSource() instanceof XdsConfig) {
@@ -157,7 +158,8 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer(
             config.server().grpcPort(),
             config.server().grpcThreads(),
-            List.of(service.definition(), adminGrpc.withCallerAddress()));
+            List.of(service.definition(), adminGrpc.withCallerAddress()),
+            config.server().connectionAge());
     started.add(grpc.start());
     admin = new AdminHttpServer(config.server().httpPort());
     admin.handle("/healthcheck", new HealthHandler(this::health));

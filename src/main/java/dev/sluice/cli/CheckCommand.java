@@ -24,7 +24,9 @@ final class CheckCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     LoadResult result =
-        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules).load(rules.config);
+        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
+            .mergingDomains(rules.mergeDomains)
+            .load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
       err.printf("%d problem(s) in %s%n", failed.problems().size(), rules.config);

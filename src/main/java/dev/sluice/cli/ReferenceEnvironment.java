@@ -227,10 +227,8 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
       same("REDIS_TLS_CLIENT_CERT", "SLUICE_REDIS_TLS_CERT");
       same("REDIS_TLS_CLIENT_KEY", "SLUICE_REDIS_TLS_KEY");
       if (flag("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION")) {
-        put(
-            "REDIS_TLS_SKIP_HOSTNAME_VERIFICATION",
-            "SLUICE_REDIS_TLS_SKIP_HOSTNAME_VERIFICATION",
-            "true");
+        // Broader than the reference: the certificate is not checked either.
+        put("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION", "SLUICE_REDIS_TLS_INSECURE", "true");
       }
     }
   }
@@ -249,40 +247,48 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
   }
 
   /**
-   * {@code host:port} plus REDIS_AUTH and REDIS_TLS → {@code redis[s]://[user:password@]host:port}.
-   * The reference's default socket type is unix, but a {@code host:port} URL can only mean tcp.
+   * The reference's URL shapes plus REDIS_AUTH and REDIS_TLS → a {@code --redis-url}: SINGLE {@code
+   * host:port} → {@code redis[s]://}, CLUSTER {@code h1:p1,h2:p2} → {@code redis[s]-cluster://},
+   * SENTINEL {@code master,s1:p1,…} → {@code redis[s]-sentinel://s1:p1,…/master}, a unix socket
+   * path → {@code unix://}. The reference's default socket type is unix, but a {@code host:port}
+   * URL can only mean tcp.
    */
   private Optional<String> redisUrl(String ref, String url) {
     String type = env.getOrDefault(ref + "TYPE", "SINGLE").toUpperCase(Locale.ROOT);
     String socket = env.getOrDefault(ref + "SOCKET_TYPE", "").toLowerCase(Locale.ROOT);
+    String tls = flag(ref + "TLS") ? "rediss" : "redis";
+    String user = userInfo(env.getOrDefault(ref + "AUTH", ""));
     if (socket.equals("unix") || url.startsWith("/")) {
-      errors.add(ref + "URL=" + url + ": unix sockets are not supported yet; use tcp host:port");
-      return Optional.empty();
+      return Optional.of("unix://" + user + url);
     }
-    if (!type.equals("SINGLE")) {
-      errors.add(
-          ref
-              + "TYPE="
-              + type
-              + ": not supported yet (Redis Sentinel and Cluster come with the production-Redis"
-              + " issue); use REDIS_TYPE=SINGLE");
-      return Optional.empty();
+    switch (type) {
+      case "SINGLE":
+        return Optional.of(tls + "://" + user + url);
+      case "CLUSTER":
+        return Optional.of(tls + "-cluster://" + user + url);
+      case "SENTINEL":
+        int comma = url.indexOf(',');
+        if (comma < 0) {
+          errors.add(ref + "URL=" + url + ": expected master,sentinel1:port,... for SENTINEL");
+          return Optional.empty();
+        }
+        return Optional.of(
+            tls + "-sentinel://" + user + url.substring(comma + 1) + "/" + url.substring(0, comma));
+      default:
+        errors.add(ref + "TYPE=" + type + ": expected SINGLE, SENTINEL or CLUSTER");
+        return Optional.empty();
     }
-    if (!url.matches("[^/,@\\s]+:\\d+")) {
-      errors.add(ref + "URL=" + url + ": expected host:port");
-      return Optional.empty();
+  }
+
+  /** REDIS_AUTH is {@code password} or {@code user:password}. */
+  private static String userInfo(String auth) {
+    if (auth.isEmpty()) {
+      return "";
     }
-    String auth = env.getOrDefault(ref + "AUTH", "");
-    String userInfo = "";
-    if (!auth.isEmpty()) {
-      int colon = auth.indexOf(':');
-      userInfo =
-          colon < 0
-              ? ":" + encode(auth) + "@"
-              : encode(auth.substring(0, colon)) + ":" + encode(auth.substring(colon + 1)) + "@";
-    }
-    String scheme = flag(ref + "TLS") ? "rediss" : "redis";
-    return Optional.of(scheme + "://" + userInfo + url);
+    int colon = auth.indexOf(':');
+    return colon < 0
+        ? ":" + encode(auth) + "@"
+        : encode(auth.substring(0, colon)) + ":" + encode(auth.substring(colon + 1)) + "@";
   }
 
   private void behaviour() {
@@ -535,11 +541,9 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
             "REDIS_STARTUP_MAX_ELAPSED_TIME")) {
       names.put(name, startup);
     }
-    names.put(
-        "REDIS_CLUSTER_PIPELINE_PARALLELISM", "not supported yet: Redis Cluster is not supported");
-    names.put(
-        "REDIS_PERSECOND_CLUSTER_PIPELINE_PARALLELISM",
-        "not supported yet: Redis Cluster is not supported");
+    String cluster = "not needed: Sluice sends each cluster node its part of a request at once";
+    names.put("REDIS_CLUSTER_PIPELINE_PARALLELISM", cluster);
+    names.put("REDIS_PERSECOND_CLUSTER_PIPELINE_PARALLELISM", cluster);
     names.put("GRPC_UDS", "not supported: listen on GRPC_HOST/GRPC_PORT");
     names.put(
         "CONFIG_GRPC_XDS_SERVER_CONNECT_RETRY_INTERVAL",

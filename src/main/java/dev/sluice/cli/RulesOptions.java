@@ -30,4 +30,13 @@ final class RulesOptions {
               + " emptied directory keeps the old rules, since zero rules limit nothing (env"
               + " SLUICE_ALLOW_EMPTY_RULES, default ${DEFAULT-VALUE}).")
   boolean allowEmptyRules;
+
+  @Option(
+      names = "--merge-domains",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_MERGE_DOMAINS:-false}",
+      description =
+          "Several files may add top-level descriptors to one domain (env SLUICE_MERGE_DOMAINS,"
+              + " default ${DEFAULT-VALUE}).")
+  boolean mergeDomains;
 }

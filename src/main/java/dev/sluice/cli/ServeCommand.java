@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import dev.sluice.Sluice;
 import dev.sluice.StartupException;
 import dev.sluice.config.BreakerConfig;
+import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
@@ -226,6 +227,24 @@ final class ServeCommand implements Callable<Integer> {
   int grpcThreads;
 
   @Option(
+      names = "--grpc-max-connection-age",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTION_AGE:-24h}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Then clients get GOAWAY and reconnect, so new replicas get traffic (env"
+              + " SLUICE_GRPC_MAX_CONNECTION_AGE, default ${DEFAULT-VALUE}).")
+  Duration maxConnectionAge;
+
+  @Option(
+      names = "--grpc-max-connection-age-grace",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTION_AGE_GRACE:-1h}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How long calls may finish after GOAWAY (env SLUICE_GRPC_MAX_CONNECTION_AGE_GRACE,"
+              + " default ${DEFAULT-VALUE}).")
+  Duration maxConnectionAgeGrace;
+
+  @Option(
       names = "--admin-read-only",
       arity = "0..1",
       defaultValue = "${env:SLUICE_ADMIN_READ_ONLY:-false}",
@@ -268,7 +287,11 @@ final class ServeCommand implements Callable<Integer> {
     try {
       return new ServeConfig(
           new RulesConfig(
-              rules.config, reloadInterval, rules.defaultAlgorithm, rules.allowEmptyRules),
+              rules.config,
+              reloadInterval,
+              rules.defaultAlgorithm,
+              rules.allowEmptyRules,
+              rules.mergeDomains),
           new StoreConfig(
               store,
               new RedisConfig(
@@ -284,7 +307,13 @@ final class ServeCommand implements Callable<Integer> {
                   keyPrefix),
               BreakerConfig.defaults(),
               capacity.memoryMaxCounters),
-          new ServerConfig(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace),
+          new ServerConfig(
+              grpcPort,
+              httpPort,
+              grpcThreads,
+              adminReadOnly,
+              shutdownGrace,
+              new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace)),
           new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),

@@ -13,9 +13,15 @@ import java.util.Objects;
  * @param defaultAlgorithm for rules and overrides that do not name one
  * @param allowEmptyRules serve (and reload to) zero rules; otherwise zero rules fail startup and a
  *     reload to zero rules is rejected, because zero rules limit nothing
+ * @param mergeDomains several files may add top-level descriptors to one domain (the reference's
+ *     MERGE_DOMAIN_CONFIG)
  */
 public record RulesConfig(
-    Path path, Duration reloadInterval, Algorithm defaultAlgorithm, boolean allowEmptyRules) {
+    Path path,
+    Duration reloadInterval,
+    Algorithm defaultAlgorithm,
+    boolean allowEmptyRules,
+    boolean mergeDomains) {
   public RulesConfig {
     Objects.requireNonNull(path, "path");
     if (reloadInterval.isNegative() || reloadInterval.isZero()) {
@@ -24,7 +30,13 @@ public record RulesConfig(
     Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
   }
 
-  /** Refusing empty rules. */
+  /** One domain per file. */
+  public RulesConfig(
+      Path path, Duration reloadInterval, Algorithm defaultAlgorithm, boolean allowEmptyRules) {
+    this(path, reloadInterval, defaultAlgorithm, allowEmptyRules, false);
+  }
+
+  /** Refusing empty rules, one domain per file. */
   public RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
     this(path, reloadInterval, defaultAlgorithm, false);
   }

@@ -11,10 +11,17 @@ import java.util.Objects;
  * @param grpcThreads threads that run gRPC request handlers, at least 1
  * @param adminReadOnly refuse admin writes (reload, counter reset)
  * @param shutdownGrace how long requests in flight may take to finish on shutdown
+ * @param connectionAge when the gRPC port asks clients to reconnect
  */
 public record ServerConfig(
-    int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
+    int grpcPort,
+    int httpPort,
+    int grpcThreads,
+    boolean adminReadOnly,
+    Duration shutdownGrace,
+    ConnectionAge connectionAge) {
   public ServerConfig {
+    Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
     checkPort("http", httpPort);
     if (grpcThreads < 1) {
@@ -24,6 +31,12 @@ public record ServerConfig(
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdown grace must be >= 0: " + shutdownGrace);
     }
+  }
+
+  /** With the default connection age. */
+  public ServerConfig(
+      int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
+    this(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace, ConnectionAge.defaults());
   }
 
   /**
@@ -46,7 +59,8 @@ public record ServerConfig(
   }
 
   public ServerConfig withAdminReadOnly(boolean readOnly) {
-    return new ServerConfig(grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace);
+    return new ServerConfig(
+        grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace, connectionAge);
   }
 
   private static void checkPort(String name, int port) {

@@ -1,5 +1,6 @@
 package dev.sluice.server;
 
+import dev.sluice.config.ConnectionAge;
 import dev.sluice.threads.DaemonThreadFactory;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -22,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  * until {@link #setServing} says otherwise, for the empty service name and for every service.
  */
 public final class GrpcServer implements AutoCloseable {
+  /** The health service name envoyproxy/ratelimit registers. */
+  public static final String REFERENCE_SERVICE_NAME = "ratelimit";
+
   private final Server server;
   private final ExecutorService executor;
   private final HealthStatusManager health = new HealthStatusManager();
@@ -33,11 +37,21 @@ public final class GrpcServer implements AutoCloseable {
    * @param threads size of the executor that runs request handlers
    */
   public GrpcServer(int port, int threads, List<ServerServiceDefinition> services) {
+    this(port, threads, services, ConnectionAge.defaults());
+  }
+
+  /**
+   * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
+   */
+  public GrpcServer(
+      int port, int threads, List<ServerServiceDefinition> services, ConnectionAge connectionAge) {
     this.requestedPort = port;
     this.executor = boundedExecutor(threads);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(port))
             .executor(executor)
+            .maxConnectionAge(connectionAge.maxAge().toNanos(), TimeUnit.NANOSECONDS)
+            .maxConnectionAgeGrace(connectionAge.grace().toNanos(), TimeUnit.NANOSECONDS)
             .addService(health.getHealthService())
             .addService(ProtoReflectionServiceV1.newInstance());
     services.forEach(builder::addService);
@@ -65,6 +79,8 @@ public final class GrpcServer implements AutoCloseable {
   public void setServing(boolean serving) {
     ServingStatus status = serving ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, status);
+    // The reference service's name, which existing Kubernetes gRPC probes ask for.
+    health.setStatus(REFERENCE_SERVICE_NAME, status);
     for (String name : serviceNames) {
       health.setStatus(name, status);
     }

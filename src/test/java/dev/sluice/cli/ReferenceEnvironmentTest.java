@@ -96,20 +96,26 @@ class ReferenceEnvironmentTest {
         .singleElement()
         .asString()
         .startsWith("BACKEND_TYPE=memcache: not supported");
+    assertThat(ReferenceEnvironment.of(Map.of("LOG_FORMAT", "xml")).errors()).hasSize(1);
+  }
+
+  @Test
+  void redisTypes_becomeTheUrlForms() {
     assertThat(
-            ReferenceEnvironment.of(Map.of("REDIS_TYPE", "CLUSTER", "REDIS_URL", "a:1,b:2"))
-                .errors())
-        .singleElement()
-        .asString()
-        .contains("REDIS_TYPE=CLUSTER: not supported yet");
+            ReferenceEnvironment.of(
+                    Map.of("REDIS_TYPE", "CLUSTER", "REDIS_URL", "a:1,b:2", "REDIS_AUTH", "pw"))
+                .sluiceView())
+        .containsEntry("SLUICE_REDIS_URL", "redis-cluster://:pw@a:1,b:2");
+    assertThat(
+            ReferenceEnvironment.of(
+                    Map.of("REDIS_TYPE", "sentinel", "REDIS_URL", "mymaster,s1:26379,s2:26379"))
+                .sluiceView())
+        .containsEntry("SLUICE_REDIS_URL", "redis-sentinel://s1:26379,s2:26379/mymaster");
     assertThat(
             ReferenceEnvironment.of(
                     Map.of("REDIS_SOCKET_TYPE", "unix", "REDIS_URL", "/var/run/redis.sock"))
-                .errors())
-        .singleElement()
-        .asString()
-        .contains("unix sockets");
-    assertThat(ReferenceEnvironment.of(Map.of("LOG_FORMAT", "xml")).errors()).hasSize(1);
+                .sluiceView())
+        .containsEntry("SLUICE_REDIS_URL", "unix:///var/run/redis.sock");
   }
 
   @Test

@@ -26,6 +26,7 @@ public final class RuleLoader {
 
   private final RuleFileParser parser;
   private final boolean allowEmpty;
+  private final boolean mergeDomains;
 
   /**
    * Loads zero rules as a valid (empty) rule set: for tests and tools; {@code serve} and {@code
@@ -45,6 +46,22 @@ public final class RuleLoader {
   public RuleLoader(Algorithm defaultAlgorithm, boolean allowEmpty) {
     this.parser = new RuleFileParser(Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"));
     this.allowEmpty = allowEmpty;
+    this.mergeDomains = false;
+  }
+
+  private RuleLoader(RuleFileParser parser, boolean allowEmpty, boolean mergeDomains) {
+    this.parser = parser;
+    this.allowEmpty = allowEmpty;
+    this.mergeDomains = mergeDomains;
+  }
+
+  /**
+   * This loader, where {@code merge} lets files share a domain (the reference's
+   * MERGE_DOMAIN_CONFIG), adding top-level descriptors to it ({@link DomainMerge}); otherwise a
+   * domain is one file's.
+   */
+  public RuleLoader mergingDomains(boolean merge) {
+    return new RuleLoader(parser, allowEmpty, merge);
   }
 
   /**
@@ -78,11 +95,18 @@ public final class RuleLoader {
   private LoadResult compile(
       Path path, List<ParsedFile> parsed, List<RuleProblem> problems, String version) {
     parsed.forEach(file -> problems.addAll(file.problems()));
-    problems.addAll(duplicateDomains(parsed));
+    List<DomainSpec> specs;
+    if (mergeDomains && problems.isEmpty()) {
+      DomainMerge.Result merged = DomainMerge.merge(parsed);
+      problems.addAll(merged.problems());
+      specs = merged.domains();
+    } else {
+      problems.addAll(duplicateDomains(parsed));
+      specs = problems.isEmpty() ? parsed.stream().map(ParsedFile::spec).toList() : List.of();
+    }
     if (!problems.isEmpty()) {
       return failed(problems);
     }
-    List<DomainSpec> specs = parsed.stream().map(ParsedFile::spec).toList();
     RuleSet rules;
     try {
       rules = RuleSet.compile(specs);

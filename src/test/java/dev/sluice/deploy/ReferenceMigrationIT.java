@@ -1,0 +1,250 @@
+package dev.sluice.deploy;
+
+import static dev.sluice.testing.RlsRequests.descriptor;
+import static dev.sluice.testing.RlsRequests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.RedisServerExtension;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A team migrating from envoyproxy/ratelimit changes only the image: this starts the packaged jar
+ * with nothing but the reference's environment variables (no {@code SLUICE_*}, no flags), on rule
+ * files shaped like the reference's examples, and checks through gRPC, the HTTP port and Redis.
+ */
+class ReferenceMigrationIT {
+  @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
+
+  private static final Path JAR = Path.of("target/sluice.jar").toAbsolutePath();
+  private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  /** Reference-example-like rules: one domain split over two files, plus a second domain. */
+  private static final Map<String, String> RULES =
+      Map.of(
+          "rl-users.yaml",
+          """
+          domain: rl
+          descriptors:
+            - key: foo
+              rate_limit:
+                unit: minute
+                requests_per_unit: 2
+            - key: key1
+              value: value1
+              descriptors:
+                - key: subkey1
+                  rate_limit:
+                    unit: second
+                    requests_per_unit: 10
+          """,
+          "rl-paths.yaml",
+          """
+          domain: rl
+          descriptors:
+            - key: path
+              value: /health
+              rate_limit:
+                unlimited: true
+            - key: bar
+              rate_limit:
+                unit: hour
+                requests_per_unit: 100
+          """,
+          "another.yaml",
+          """
+          domain: another
+          descriptors:
+            - key: key2
+              rate_limit:
+                unit: minute
+                requests_per_unit: 20
+              shadow_mode: true
+          """);
+
+  @TempDir Path tmp;
+  private final List<Process> processes = new ArrayList<>();
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    for (Process process : processes) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void referenceVariablesOnly_serveLikeTheReference() throws Exception {
+    Path root = tmp.resolve("runtime");
+    Path rules = Files.createDirectories(root.resolve("ratelimit/config"));
+    for (var file : RULES.entrySet()) {
+      Files.writeString(rules.resolve(file.getKey()), file.getValue());
+    }
+    int httpPort = freePort();
+    int grpcPort = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("RUNTIME_ROOT", root.toString());
+    env.put("RUNTIME_SUBDIRECTORY", "ratelimit");
+    env.put("RUNTIME_APPDIRECTORY", "config");
+    env.put("RUNTIME_WATCH_ROOT", "false");
+    env.put("RUNTIME_IGNOREDOTFILES", "true");
+    env.put("MERGE_DOMAIN_CONFIG", "true");
+    env.put("PORT", String.valueOf(httpPort));
+    env.put("GRPC_PORT", String.valueOf(grpcPort));
+    env.put("DEBUG_PORT", String.valueOf(httpPort));
+    env.put("REDIS_SOCKET_TYPE", "tcp");
+    env.put("REDIS_URL", redis.host() + ":" + redis.port());
+    env.put("REDIS_TIMEOUT", "1s");
+    env.put("CACHE_KEY_PREFIX", "migrated_");
+    env.put("LIMIT_RESPONSE_HEADERS_ENABLED", "true");
+    env.put("GRPC_MAX_CONNECTION_AGE", "1h");
+    env.put("LOG_LEVEL", "info");
+    env.put("LOG_FORMAT", "json");
+    env.put("USE_STATSD", "true");
+    env.put("STATSD_HOST", "statsd");
+    Path stdout = tmp.resolve("stdout");
+    start(env, stdout);
+
+    Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+    try {
+      var health = HealthGrpc.newBlockingStub(channel);
+      Eventually.await(
+          DEADLINE,
+          "gRPC health 'ratelimit' SERVING",
+          () ->
+              health
+                      .check(HealthCheckRequest.newBuilder().setService("ratelimit").build())
+                      .getStatus()
+                  == ServingStatus.SERVING);
+      assertThat(
+              health
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .check(HealthCheckRequest.getDefaultInstance())
+                  .getStatus())
+          .isEqualTo(ServingStatus.SERVING);
+
+      var rls =
+          RateLimitServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+      // Both files of domain rl serve: merged.
+      RateLimitResponse foo = rls.shouldRateLimit(request("rl", descriptor("foo", "x")));
+      RateLimitResponse bar = rls.shouldRateLimit(request("rl", descriptor("bar", "y")));
+      rls.shouldRateLimit(request("rl", descriptor("foo", "x")));
+      RateLimitResponse third = rls.shouldRateLimit(request("rl", descriptor("foo", "x")));
+      assertThat(foo.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).isEqualTo(2);
+      assertThat(bar.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).isEqualTo(100);
+      assertThat(third.getOverallCode()).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
+      assertThat(foo.getResponseHeadersToAddList())
+          .extracting(h -> h.getKey())
+          .contains("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
+    } finally {
+      channel.shutdownNow();
+    }
+
+    HttpResponse<String> healthcheck =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/healthcheck"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(healthcheck.statusCode()).isEqualTo(200);
+    assertThat(redis.client().keys("migrated_*")).isNotEmpty();
+
+    List<String> lines = read(stdout).lines().toList();
+    assertThat(lines).isNotEmpty();
+    for (String line : lines) {
+      JsonObject json = JsonParser.parseString(line).getAsJsonObject();
+      assertThat(json.keySet()).as(line).contains("level", "logger", "message", "timestamp");
+    }
+    assertThat(lines)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .contains("\"level\":\"WARN\"")
+                    .contains("USE_STATSD (statsd is not supported")
+                    .contains("STATSD_HOST"));
+  }
+
+  @Test
+  void referenceExampleRules_loadWithMergeOff_exceptTheSplitDomain() throws Exception {
+    Path rules = Files.createDirectories(tmp.resolve("rules"));
+    Files.writeString(rules.resolve("another.yaml"), RULES.get("another.yaml"));
+    Files.writeString(rules.resolve("rl-users.yaml"), RULES.get("rl-users.yaml"));
+    assertThat(check(Map.of("MERGE_DOMAIN_CONFIG", "false"), rules).exit()).isZero();
+
+    Files.writeString(rules.resolve("rl-paths.yaml"), RULES.get("rl-paths.yaml"));
+    Result off = check(Map.of(), rules);
+    Result on = check(Map.of("MERGE_DOMAIN_CONFIG", "true"), rules);
+    assertThat(off.exit()).isEqualTo(1);
+    assertThat(off.stderr()).contains("duplicate domain 'rl'");
+    assertThat(on.exit()).as(on.stderr()).isZero();
+  }
+
+  private record Result(int exit, String stderr) {}
+
+  private Result check(Map<String, String> env, Path rules) throws Exception {
+    Path out = tmp.resolve("check-out-" + processes.size());
+    Process process =
+        builder(env, out, "check", "--config", rules.toString()).redirectErrorStream(true).start();
+    processes.add(process);
+    assertThat(process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    return new Result(process.exitValue(), read(out));
+  }
+
+  private void start(Map<String, String> env, Path stdout) throws IOException {
+    ProcessBuilder builder = builder(env, stdout, "serve");
+    builder.redirectError(tmp.resolve("stderr").toFile());
+    processes.add(builder.start());
+  }
+
+  /** The jar with the reference's variables only: no SLUICE_*, no reference names inherited. */
+  private static ProcessBuilder builder(Map<String, String> env, Path stdout, String... args) {
+    List<String> command = new ArrayList<>(List.of(JAVA, "-jar", JAR.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile());
+    builder.environment().keySet().removeIf(name -> !name.equals("PATH") && !name.equals("HOME"));
+    builder.environment().putAll(env);
+    return builder;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
