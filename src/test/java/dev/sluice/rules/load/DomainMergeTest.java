@@ -25,8 +25,8 @@ class DomainMergeTest {
         "b.yaml",
         "domain: shop\ndescriptors:\n  - key: path\n    rate_limit: {unit: second, requests_per_unit: 1}\n");
 
-    LoadResult merged = new RuleLoader(Algorithm.FIXED_WINDOW, true).load(dir);
-    LoadResult separate = new RuleLoader(Algorithm.FIXED_WINDOW, false).load(dir);
+    LoadResult merged = new RuleLoader(Algorithm.FIXED_WINDOW).mergingDomains(true).load(dir);
+    LoadResult separate = new RuleLoader(Algorithm.FIXED_WINDOW).mergingDomains(false).load(dir);
 
     assertThat(merged).isInstanceOf(LoadResult.Loaded.class);
     assertThat(((LoadResult.Loaded) merged).rules().domains()).containsExactly("shop");
@@ -45,7 +45,7 @@ class DomainMergeTest {
         "b.yaml",
         "domain: shop\ndescriptors:\n  - key: path\n    rate_limit: {unit: second, requests_per_unit: 1}\n  - key: user\n    rate_limit: {unit: hour, requests_per_unit: 9}\n");
 
-    LoadResult result = new RuleLoader(Algorithm.FIXED_WINDOW, true).load(dir);
+    LoadResult result = new RuleLoader(Algorithm.FIXED_WINDOW).mergingDomains(true).load(dir);
 
     assertThat(result).isInstanceOf(LoadResult.Failed.class);
     RuleProblem problem = ((LoadResult.Failed) result).problems().get(0);
