@@ -85,7 +85,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * The one choice of the thread a request's return leg runs on once the store answered (decision,
    * metrics, response, {@code onNext}): the thread that completed the store's future, i.e. a Redis
-   * lane's writer. Measured faster than handing it to a pool; see BENCHMARKS.md.
+   * lane's writer. Measured faster than a hand-off to a pool (BENCHMARKS.md, "Completing thread");
+   * the return leg is short and must stay so.
    */
   private static final Executor COMPLETIONS = Runnable::run;
 

@@ -11,8 +11,12 @@ public interface CounterStore extends AutoCloseable {
 
   /**
    * Applies every hit of one request and reports each counter's usage, in the order of {@code
-   * hits}. An empty list completes at once with an empty list. The future fails with {@link
-   * StoreException} when the backend cannot answer; then no usage is reported for any hit.
+   * hits}. An empty list completes at once with an empty list. The future may complete on a thread
+   * of the store (Redis: a lane's writer thread, which sends its next batch only after the stages
+   * chained on it return), so callers chain only short, non-blocking work, or hand it to an
+   * executor; the limiter's choice is {@code RateLimiter.StoreChoice#completions}. The future fails
+   * with {@link StoreException} when the backend cannot answer; then no usage is reported for any
+   * hit.
    */
   CompletableFuture<List<Usage>> acquire(List<Hit> hits);
 
