@@ -37,6 +37,8 @@ import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
 import dev.sluice.threads.ExecutorScheduler;
 import dev.sluice.threads.Scheduler;
+import dev.sluice.tracing.OtelTracing;
+import dev.sluice.tracing.Tracing;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -96,6 +98,7 @@ public final class Sluice implements AutoCloseable {
   private volatile boolean draining;
   private RuleReloader reloader;
   private Optional<XdsRuleClient> xds = Optional.empty();
+  private Tracing tracing = Tracing.off();
   private GuardedStore store;
   private GrpcServer grpc;
   private AdminHttpServer admin;
@@ -147,11 +150,15 @@ public final class Sluice implements AutoCloseable {
     started.add(store);
     boolean storeUp = store.checkAtStartup();
     store.start();
+    // Chosen once here; off is a null object, so nothing downstream asks whether it is on.
+    tracing = config.tracing().enabled() ? OtelTracing.create(config.tracing()) : Tracing.off();
+    started.add(tracing);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
     RateLimitGrpcService service =
-        new RateLimitGrpcService(limiter, config.requestLimits(), config.headers(), metrics);
+        new RateLimitGrpcService(
+            limiter, config.requestLimits(), config.headers(), metrics, tracing);
     CounterAdmin counters = new CounterAdmin(reloader::rules, store);
     boolean readOnly = config.server().adminReadOnly();
     AdminGrpcService adminGrpc = new AdminGrpcService(reloader, counters, readOnly);
@@ -159,7 +166,7 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer(
             config.server().grpcPort(),
             config.server().grpcThreads(),
-            List.of(service.definition(), adminGrpc.withCallerAddress()),
+            List.of(tracing.intercept(service.definition()), adminGrpc.withCallerAddress()),
             config.server().connectionAge());
     started.add(grpc.start());
     admin = new AdminHttpServer(config.server().httpPort());
@@ -229,7 +236,7 @@ public final class Sluice implements AutoCloseable {
       started.add(local);
       fallback = Optional.of(local);
     }
-    return new RateLimiter.StoreChoice(store, fallback, overLimit, COMPLETIONS);
+    return new RateLimiter.StoreChoice(tracing.store(store), fallback, overLimit, COMPLETIONS);
   }
 
   /** Rules from the management server; its callbacks and reconnects run on one thread. */

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Struct;
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.config.RuleSource;
+import dev.sluice.config.Secret;
 import dev.sluice.config.XdsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -174,17 +175,20 @@ final class XdsOptions {
     }
   }
 
-  private static Map<String, String> headerMap(List<String> headers) {
-    Map<String, String> map = new LinkedHashMap<>();
+  private static Map<String, Secret> headerMap(List<String> headers) {
+    Map<String, Secret> map = new LinkedHashMap<>();
     for (String header : headers == null ? List.<String>of() : headers) {
       if (header.isBlank()) {
         continue;
       }
       int eq = header.indexOf('=');
       if (eq <= 0) {
-        throw new IllegalArgumentException("xds header must be NAME=VALUE: " + header);
+        throw new IllegalArgumentException(
+            "xds header must be NAME=VALUE; one has no name or no '=' (value not shown)");
       }
-      map.put(header.substring(0, eq).trim().toLowerCase(Locale.ROOT), header.substring(eq + 1));
+      map.put(
+          header.substring(0, eq).trim().toLowerCase(Locale.ROOT),
+          Secret.of(header.substring(eq + 1)));
     }
     return map;
   }

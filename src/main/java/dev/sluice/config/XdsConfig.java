@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param nodeId the {@code node.id} sent to the server, which picks the snapshot by it
  * @param nodeMetadataJson a JSON object sent as {@code node.metadata}; {@code {}} for none
  * @param tls how to secure the connection; {@link Tls#PLAINTEXT} for none
- * @param headers extra request headers on the stream (e.g. an authorization token)
+ * @param headers extra request headers on the stream; values are secrets (often a token)
  * @param backoff waits between reconnects
  * @param maxMessageBytes the largest response accepted
  * @param requireInitialRules health is unhealthy until a first valid snapshot arrived; {@code
@@ -26,7 +26,7 @@ public record XdsConfig(
     String nodeId,
     String nodeMetadataJson,
     Tls tls,
-    Map<String, String> headers,
+    Map<String, Secret> headers,
     Backoff backoff,
     int maxMessageBytes,
     boolean requireInitialRules)

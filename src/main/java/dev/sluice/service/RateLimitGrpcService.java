@@ -7,6 +7,8 @@ import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.store.StoreException;
+import dev.sluice.tracing.DecisionSpan;
+import dev.sluice.tracing.Tracing;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
@@ -16,6 +18,7 @@ import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
+import io.opentelemetry.context.Scope;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -33,13 +36,25 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   private final RequestMapping mapping;
   private final ResponseHeaders headers;
   private final SluiceMetrics metrics;
+  private final Tracing tracing;
 
+  /** Without tracing. */
   public RateLimitGrpcService(
       RateLimiter limiter, RequestLimits limits, HeaderConfig headers, SluiceMetrics metrics) {
+    this(limiter, limits, headers, metrics, Tracing.off());
+  }
+
+  public RateLimitGrpcService(
+      RateLimiter limiter,
+      RequestLimits limits,
+      HeaderConfig headers,
+      SluiceMetrics metrics,
+      Tracing tracing) {
     this.limiter = limiter;
     this.mapping = new RequestMapping(limits);
     this.headers = new ResponseHeaders(headers);
     this.metrics = metrics;
+    this.tracing = tracing;
   }
 
   /**
@@ -81,19 +96,25 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   public void shouldRateLimit(
       RateLimitRequest request, StreamObserver<RateLimitResponse> responses) {
     long start = System.nanoTime();
-    decide(request)
-        .whenComplete(
-            (decision, failure) -> {
-              if (failure == null) {
-                metrics.request(decision.overall().name(), System.nanoTime() - start);
-                responses.onNext(ResponseMapping.toResponse(decision, headers.of(decision)));
-                responses.onCompleted();
-              } else {
-                Status status = statusOf(failure);
-                metrics.request(status.getCode().name(), System.nanoTime() - start);
-                responses.onError(status.asRuntimeException());
-              }
-            });
+    DecisionSpan span = tracing.startDecision(request.getDomain(), request.getDescriptorsCount());
+    CompletableFuture<Decision> decided;
+    try (Scope scope = span.activate()) {
+      decided = decide(request);
+    }
+    decided.whenComplete(
+        (decision, failure) -> {
+          if (failure == null) {
+            span.decided(decision);
+            metrics.request(decision.overall().name(), System.nanoTime() - start);
+            responses.onNext(ResponseMapping.toResponse(decision, headers.of(decision)));
+            responses.onCompleted();
+          } else {
+            Status status = statusOf(failure);
+            span.failed(status.getCode().name(), status.getDescription());
+            metrics.request(status.getCode().name(), System.nanoTime() - start);
+            responses.onError(status.asRuntimeException());
+          }
+        });
   }
 
   /**

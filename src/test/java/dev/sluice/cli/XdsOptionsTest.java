@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RuleSource;
+import dev.sluice.config.Secret;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.XdsConfig;
 import java.nio.file.Path;
@@ -40,7 +41,9 @@ class XdsOptionsTest {
     assertThat(xds.server()).isEqualTo("cp:18000");
     assertThat(xds.nodeId()).isEqualTo("sluice-1");
     assertThat(xds.nodeMetadataJson()).isEqualTo("{\"cluster\":\"edge\"}");
-    assertThat(xds.headers()).isEqualTo(Map.of("authorization", "Bearer x", "x-team", "a"));
+    assertThat(xds.headers())
+        .isEqualTo(Map.of("authorization", Secret.of("Bearer x"), "x-team", Secret.of("a")));
+    assertThat(xds.toString()).doesNotContain("Bearer");
     assertThat(xds.tls().enabled()).isTrue();
     assertThat(xds.tls().caCert()).contains(Path.of("/etc/ca.pem"));
     assertThat(xds.tls().serverName()).isEqualTo(Optional.of("cp.internal"));

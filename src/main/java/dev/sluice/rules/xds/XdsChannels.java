@@ -1,5 +1,6 @@
 package dev.sluice.rules.xds;
 
+import dev.sluice.config.Secret;
 import dev.sluice.config.XdsConfig;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -50,11 +51,11 @@ public final class XdsChannels {
     }
   }
 
-  private static Metadata headers(Map<String, String> headers) {
+  private static Metadata headers(Map<String, Secret> headers) {
     Metadata metadata = new Metadata();
     headers.forEach(
         (name, value) ->
-            metadata.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), value));
+            metadata.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), value.reveal()));
     return metadata;
   }
 }

@@ -1,0 +1,42 @@
+package dev.sluice.tracing;
+
+import dev.sluice.limiter.Decision;
+import dev.sluice.store.CounterStore;
+import io.grpc.ServerServiceDefinition;
+import io.opentelemetry.context.Scope;
+
+/**
+ * Tracing off: the service and the store are handed back as they are, and the span is a constant.
+ */
+enum NoTracing implements Tracing, DecisionSpan {
+  INSTANCE;
+
+  @Override
+  public ServerServiceDefinition intercept(ServerServiceDefinition service) {
+    return service;
+  }
+
+  @Override
+  public CounterStore store(CounterStore store) {
+    return store;
+  }
+
+  @Override
+  public DecisionSpan startDecision(String domain, int descriptorCount) {
+    return this;
+  }
+
+  @Override
+  public Scope activate() {
+    return Scope.noop();
+  }
+
+  @Override
+  public void decided(Decision decision) {}
+
+  @Override
+  public void failed(String statusCode, String description) {}
+
+  @Override
+  public void close() {}
+}

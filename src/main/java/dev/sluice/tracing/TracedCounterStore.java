@@ -1,0 +1,80 @@
+package dev.sluice.tracing;
+
+import dev.sluice.store.CounterState;
+import dev.sluice.store.CounterStore;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A span around each {@link #acquire}: the store round trip of one request, from the call until its
+ * future completes, so it includes the wait for a batched Redis pipeline shared with other
+ * requests. A child of the span current on the calling thread (the decision's). Admin reads are not
+ * traced.
+ */
+final class TracedCounterStore implements CounterStore {
+  private final CounterStore store;
+  private final Tracer tracer;
+
+  TracedCounterStore(CounterStore store, Tracer tracer) {
+    this.store = store;
+    this.tracer = tracer;
+  }
+
+  @Override
+  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    Span span =
+        tracer
+            .spanBuilder("store acquire")
+            .setSpanKind(SpanKind.CLIENT)
+            .setAttribute(SpanAttributes.STORE, store.kind())
+            .setAttribute(SpanAttributes.HITS, hits.size())
+            .startSpan();
+    CompletableFuture<List<Usage>> usages;
+    try {
+      usages = store.acquire(hits);
+    } catch (RuntimeException e) {
+      end(span, e);
+      throw e;
+    }
+    return usages.whenComplete((result, failure) -> end(span, failure));
+  }
+
+  private static void end(Span span, Throwable failure) {
+    if (failure != null) {
+      span.setStatus(StatusCode.ERROR, String.valueOf(failure.getMessage()));
+      span.recordException(failure);
+    }
+    span.end();
+  }
+
+  @Override
+  public CompletableFuture<CounterState> inspect(Hit hit) {
+    return store.inspect(hit);
+  }
+
+  @Override
+  public CompletableFuture<CounterState> reset(Hit hit) {
+    return store.reset(hit);
+  }
+
+  @Override
+  public void ping() {
+    store.ping();
+  }
+
+  @Override
+  public String kind() {
+    return store.kind();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

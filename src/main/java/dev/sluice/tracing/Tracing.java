@@ -1,0 +1,31 @@
+package dev.sluice.tracing;
+
+import dev.sluice.store.CounterStore;
+import io.grpc.ServerServiceDefinition;
+
+/**
+ * What the service and the composition root ask of tracing. Two implementations: {@link #off()}
+ * hands everything back unchanged, {@link OtelTracing} records spans.
+ */
+public interface Tracing extends AutoCloseable {
+
+  /** The RLS service, reading the trace context from each call's headers. */
+  ServerServiceDefinition intercept(ServerServiceDefinition service);
+
+  /** The store, with a span around each {@code acquire} (the store round trip). */
+  CounterStore store(CounterStore store);
+
+  /**
+   * Starts the span of one {@code ShouldRateLimit} call, a child of the caller's trace context when
+   * {@link #intercept} found one. Never throws.
+   */
+  DecisionSpan startDecision(String domain, int descriptorCount);
+
+  /** Flushes the spans not yet exported and stops the exporter. */
+  @Override
+  void close();
+
+  static Tracing off() {
+    return NoTracing.INSTANCE;
+  }
+}
