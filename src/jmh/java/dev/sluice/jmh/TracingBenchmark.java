@@ -8,6 +8,7 @@ import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.threads.ExecutorScheduler;
 import dev.sluice.tracing.OtelTracing;
 import dev.sluice.tracing.Tracing;
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
@@ -61,13 +62,15 @@ public class TracingBenchmark {
   private Tracing traces;
   private RateLimitGrpcService service;
   private InMemoryCounterStore store;
+  private ExecutorScheduler scheduler;
   private RateLimitRequest request;
 
   @Setup
   public void setUp() {
     RuleSet rules =
         BenchmarkRules.single("{unit: second, requests_per_unit: 4000000000, name: bench}");
-    store = new InMemoryCounterStore(Clock.systemUTC());
+    scheduler = new ExecutorScheduler(1);
+    store = new InMemoryCounterStore(Clock.systemUTC(), scheduler).start();
     traces = tracing.equals("on") ? sampledToNowhere() : Tracing.off();
     SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
     RateLimiter limiter =
@@ -107,6 +110,7 @@ public class TracingBenchmark {
   public void tearDown() {
     traces.close();
     store.close();
+    scheduler.close();
   }
 
   @Benchmark

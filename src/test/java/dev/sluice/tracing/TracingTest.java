@@ -19,7 +19,8 @@ class TracingTest {
   @Test
   void off_wrapsNothing() {
     ServerServiceDefinition service = ServerServiceDefinition.builder("test.Service").build();
-    CounterStore store = new InMemoryCounterStore(FakeClock.atEpochSecond(0));
+    FakeClock clock = FakeClock.atEpochSecond(0);
+    CounterStore store = new InMemoryCounterStore(clock, clock);
 
     assertThat(Tracing.off().intercept(service)).isSameAs(service);
     assertThat(Tracing.off().store(store)).isSameAs(store);
