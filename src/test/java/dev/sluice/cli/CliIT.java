@@ -243,8 +243,10 @@ class CliIT {
   @Test
   void serve_envTwins_configAndPortsComeFromTheEnvironment() throws Exception {
     Path rules = Files.createDirectory(tmp.resolve("env-rules"));
-    Files.writeString(rules.resolve("one.yaml"), "domain: one\n");
-    Files.writeString(rules.resolve("two.yaml"), "domain: two\n");
+    String descriptors =
+        "descriptors:\n  - key: k\n    rate_limit: {unit: second, requests_per_unit: 1}\n";
+    Files.writeString(rules.resolve("one.yaml"), "domain: one\n" + descriptors);
+    Files.writeString(rules.resolve("two.yaml"), "domain: two\n" + descriptors);
 
     Process process =
         start(
