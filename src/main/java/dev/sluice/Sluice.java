@@ -219,9 +219,9 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** The store, started: the memory sweep on the scheduler, or the Redis lanes' own threads. */
-  private static CounterStore openStore(StoreConfig config, Clock clock, Scheduler scheduler) {
+  private CounterStore openStore(StoreConfig config, Clock clock, Scheduler scheduler) {
     if (config.kind() == StoreKind.MEMORY) {
-      return new InMemoryCounterStore(clock, scheduler).start();
+      return boundedMemoryStore(clock, scheduler);
     }
     return new RedisCounterStore(
             config.redis(), clock, new DaemonThreadFactory("sluice-redis-lane"))
@@ -232,7 +232,7 @@ public final class Sluice implements AutoCloseable {
     OverLimitCache overLimit = OverLimitCache.of(config.limiter().localCacheSize(), clock, metrics);
     Optional<CounterStore> fallback = Optional.empty();
     if (config.limiter().failureMode() == FailureMode.LOCAL) {
-      InMemoryCounterStore local = new InMemoryCounterStore(clock, scheduler).start();
+      InMemoryCounterStore local = boundedMemoryStore(clock, scheduler);
       started.add(local);
       fallback = Optional.of(local);
     }
@@ -270,6 +270,12 @@ public final class Sluice implements AutoCloseable {
         rules.loadedAt(),
         error.map(e -> e.problems().stream().map(Object::toString).toList()).orElse(List.of()),
         error.map(RuleReloader.ReloadError::at));
+  }
+
+  private InMemoryCounterStore boundedMemoryStore(Clock clock, Scheduler scheduler) {
+    return new InMemoryCounterStore(
+            clock, scheduler, config.store().memoryMaxCounters(), metrics::memoryEvicted)
+        .start();
   }
 
   /** gRPC health follows the same report as /healthcheck, refreshed often. */

@@ -50,6 +50,7 @@ public final class SluiceMetrics {
   private final Counter breakerTransitions;
   private final Counter globalShadow;
   private final Counter localCache;
+  private final Counter memoryEvictions;
   private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
   private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
@@ -132,6 +133,11 @@ public final class SluiceMetrics {
             "sluice_local_cache_total",
             "Lookups of the local over-limit cache, by result (hit or miss).",
             "result");
+    memoryEvictions =
+        Counter.builder()
+            .name("sluice_memory_evictions_total")
+            .help("Live memory-store counters evicted because --memory-max-counters was reached.")
+            .register(registry);
     JvmMetrics.builder().register(registry);
   }
 
@@ -266,6 +272,10 @@ public final class SluiceMetrics {
 
   public void localCacheLookup(boolean hit) {
     localCache.labelValues(hit ? "hit" : "miss").inc();
+  }
+
+  public void memoryEvicted(long counters) {
+    memoryEvictions.inc(counters);
   }
 
   /** Writes every metric in the Prometheus text format. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
 
 /**
  * Every algorithm in this process. Each counter is updated inside {@code compute} on a {@link
@@ -34,6 +35,7 @@ public final class InMemoryCounterStore implements CounterStore {
   private final Clock clock;
   private final Scheduler scheduler;
   private final ConcurrentHashMap<String, MemoryCounter> counters = new ConcurrentHashMap<>();
+  private final CounterCapacity capacity;
   private Scheduler.Cancellable sweeping; // guarded by this
 
   /**
@@ -42,8 +44,23 @@ public final class InMemoryCounterStore implements CounterStore {
    * @param scheduler runs the sweep once {@link #start}ed
    */
   public InMemoryCounterStore(Clock clock, Scheduler scheduler) {
+    this(clock, scheduler, CounterCapacity.unbounded());
+  }
+
+  /**
+   * A store holding at most {@code maxCounters}; past it the soonest-expiring are evicted.
+   *
+   * @param evicted told the number of live counters each eviction removed
+   */
+  public InMemoryCounterStore(
+      Clock clock, Scheduler scheduler, long maxCounters, LongConsumer evicted) {
+    this(clock, scheduler, new CounterCapacity(maxCounters, evicted));
+  }
+
+  private InMemoryCounterStore(Clock clock, Scheduler scheduler, CounterCapacity capacity) {
     this.clock = clock;
     this.scheduler = scheduler;
+    this.capacity = capacity;
   }
 
   /** Schedules the sweep of expired counters every second; without it memory is not bounded. */
@@ -61,6 +78,7 @@ public final class InMemoryCounterStore implements CounterStore {
     for (Hit hit : hits) {
       usages.add(apply(hit, now));
     }
+    capacity.enforce(counters, MemoryCounter::expiresAtMillis, now.toEpochMilli());
     return CompletableFuture.completedFuture(usages);
   }
 
