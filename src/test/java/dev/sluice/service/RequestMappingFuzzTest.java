@@ -47,7 +47,7 @@ class RequestMappingFuzzTest {
     RateLimiter limiter =
         new RateLimiter(
             () -> RULES,
-            RateLimiter.StoreChoice.of(new InMemoryCounterStore(CLOCK)),
+            RateLimiter.StoreChoice.of(new InMemoryCounterStore(CLOCK, CLOCK)),
             LimiterConfig.defaults(),
             metrics);
     return new RateLimitGrpcService(limiter, RequestLimits.defaults(), HeaderConfig.off(), metrics);
