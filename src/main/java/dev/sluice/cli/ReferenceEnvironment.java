@@ -348,7 +348,7 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
     }
   }
 
-  /** The xDS and tracing settings map one to one onto helper "xds"'s flags. */
+  /** The xDS and tracing settings map one to one onto the --xds-* and --tracing* flags. */
   private void xds() {
     String type = env.get("CONFIG_TYPE");
     if (type != null) {
