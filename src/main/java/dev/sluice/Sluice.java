@@ -1,19 +1,23 @@
 package dev.sluice;
 
+import dev.sluice.admin.AdminAccess;
+import dev.sluice.admin.AdminApi;
 import dev.sluice.admin.AdminGrpcService;
 import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.CounterAdmin;
 import dev.sluice.admin.CountersHandler;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.HealthReport;
 import dev.sluice.admin.JsonHandler;
 import dev.sluice.admin.MetricsHandler;
+import dev.sluice.admin.ReadGuard;
 import dev.sluice.admin.RulesHandler;
+import dev.sluice.config.AccessConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.config.XdsConfig;
-import dev.sluice.limiter.CounterAdmin;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.live.LiveHandler;
@@ -29,6 +33,7 @@ import dev.sluice.rules.load.RuleWatch;
 import dev.sluice.rules.xds.XdsChannels;
 import dev.sluice.rules.xds.XdsRuleClient;
 import dev.sluice.server.GrpcServer;
+import dev.sluice.server.GrpcTls;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.GuardedStore;
@@ -39,7 +44,10 @@ import dev.sluice.threads.ExecutorScheduler;
 import dev.sluice.threads.Scheduler;
 import dev.sluice.tracing.OtelTracing;
 import dev.sluice.tracing.Tracing;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerCredentials;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -102,6 +110,7 @@ public final class Sluice implements AutoCloseable {
   private GuardedStore store;
   private GrpcServer grpc;
   private AdminHttpServer admin;
+  private GrpcServer adminGrpc;
 
   private Sluice(ServeConfig config) {
     this.config = config;
@@ -159,23 +168,35 @@ public final class Sluice implements AutoCloseable {
     RateLimitGrpcService service =
         new RateLimitGrpcService(
             limiter, config.requestLimits(), config.headers(), metrics, tracing);
-    CounterAdmin counters = new CounterAdmin(reloader::rules, store);
-    boolean readOnly = config.server().adminReadOnly();
-    AdminGrpcService adminGrpc = new AdminGrpcService(reloader, counters, readOnly);
+    AccessConfig access = config.server().access();
     grpc =
         new GrpcServer(
-            config.server().grpcPort(),
+            new InetSocketAddress(access.grpcBind(), config.server().grpcPort()),
+            grpcCredentials(access, scheduler),
             config.server().grpcThreads(),
-            List.of(tracing.intercept(service.definition()), adminGrpc.withCallerAddress()),
+            List.of(tracing.intercept(service.definition())),
             config.server().connectionAge());
     started.add(grpc.start());
-    admin = new AdminHttpServer(config.server().httpPort());
-    admin.handle("/healthcheck", new HealthHandler(this::health));
-    admin.handle("/metrics", new MetricsHandler(metrics));
-    admin.handle("/rules", new RulesHandler(reloader, readOnly));
-    admin.handle("/json", new JsonHandler(service));
-    admin.handle("/counters", new CountersHandler(counters, readOnly));
-    admin.handle("/ui", new LiveHandler(live, this::liveStatus));
+    AdminApi adminApi = adminApi(access);
+    if (access.adminGrpcPort().isPresent()) {
+      adminGrpc =
+          new GrpcServer(
+              new InetSocketAddress(access.httpBind(), access.adminGrpcPort().getAsInt()),
+              InsecureServerCredentials.create(),
+              2,
+              List.of(new AdminGrpcService(adminApi).withCaller()),
+              config.server().connectionAge());
+      started.add(adminGrpc.start());
+      adminGrpc.setServing(true);
+    }
+    admin =
+        new AdminHttpServer(new InetSocketAddress(access.httpBind(), config.server().httpPort()));
+    admin.handle("/healthcheck", new ReadGuard(adminApi, new HealthHandler(this::health)));
+    admin.handle("/metrics", new ReadGuard(adminApi, new MetricsHandler(metrics)));
+    admin.handle("/rules", new RulesHandler(adminApi));
+    admin.handle("/json", new ReadGuard(adminApi, new JsonHandler(service)));
+    admin.handle("/counters", new CountersHandler(adminApi));
+    admin.handle("/ui", new ReadGuard(adminApi, new LiveHandler(live, this::liveStatus)));
     started.add(admin.start());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
       startXds(xdsConfig, loader);
@@ -198,14 +219,41 @@ public final class Sluice implements AutoCloseable {
     }
     log.info(
         "Sluice ready: grpc port {}, http port {}, store {}, {} domains, {} rules (version {}),"
-            + " failure mode {}",
+            + " failure mode {}; grpc on {}{}, http on {}, admin grpc port {}, admin writes {}",
         grpc.port(),
         admin.port(),
         store.kind(),
         loaded.rules().domains().size(),
         loaded.rules().rules().size(),
         loaded.version(),
-        config.limiter().failureMode().configName());
+        config.limiter().failureMode().configName(),
+        access.grpcBind(),
+        access.grpcTls().isPresent() ? " with TLS" : "",
+        access.httpBind(),
+        adminGrpcPort().isPresent() ? String.valueOf(adminGrpcPort().getAsInt()) : "off",
+        access.adminTokenFile().isPresent() ? "need the token" : "off");
+  }
+
+  private AdminApi adminApi(AccessConfig access) {
+    AdminAccess checks =
+        AdminAccess.of(
+            access.adminTokenFile().map(AdminAccess::readTokenFile),
+            access.adminTokenForReads(),
+            config.server().adminReadOnly());
+    if (access.adminTokenFile().isEmpty()) {
+      log.info("admin writes disabled: no --admin-token-file");
+    }
+    return new AdminApi(reloader, new CounterAdmin(reloader::rules, store), checks);
+  }
+
+  /** Plaintext, or TLS whose files are re-read every reload interval. */
+  private ServerCredentials grpcCredentials(AccessConfig access, Scheduler scheduler) {
+    if (access.grpcTls().isEmpty()) {
+      return InsecureServerCredentials.create();
+    }
+    GrpcTls tls = GrpcTls.open(access.grpcTls().get(), config.rules().reloadInterval(), scheduler);
+    started.add(tls);
+    return tls.credentials();
   }
 
   private LoadResult.Loaded initialRules(RuleLoader loader) {
@@ -318,6 +366,13 @@ public final class Sluice implements AutoCloseable {
 
   public int httpPort() {
     return admin.port();
+  }
+
+  /** The admin gRPC port; empty when it is off. */
+  public java.util.OptionalInt adminGrpcPort() {
+    return adminGrpc == null
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(adminGrpc.port());
   }
 
   /**

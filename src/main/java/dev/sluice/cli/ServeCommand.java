@@ -2,9 +2,11 @@ package dev.sluice.cli;
 
 import dev.sluice.Sluice;
 import dev.sluice.StartupException;
+import dev.sluice.config.AccessConfig;
 import dev.sluice.config.BreakerConfig;
 import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.FailureMode;
+import dev.sluice.config.GrpcTlsConfig;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RedisConfig;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -253,6 +256,63 @@ final class ServeCommand implements Callable<Integer> {
   boolean adminReadOnly;
 
   @Option(
+      names = "--grpc-bind",
+      defaultValue = "${env:SLUICE_GRPC_BIND:-0.0.0.0}",
+      description =
+          "Address the RLS gRPC port listens on (env SLUICE_GRPC_BIND, default ${DEFAULT-VALUE}).")
+  String grpcBind;
+
+  @Option(
+      names = "--http-bind",
+      defaultValue = "${env:SLUICE_HTTP_BIND:-0.0.0.0}",
+      description =
+          "Address the admin HTTP (and admin gRPC) port listens on; 127.0.0.1 closes it to the host (env SLUICE_HTTP_BIND, default ${DEFAULT-VALUE}).")
+  String httpBind;
+
+  @Option(
+      names = "--admin-grpc-port",
+      defaultValue = "${env:SLUICE_ADMIN_GRPC_PORT:-off}",
+      description =
+          "Port of the sluice.admin.v1.SluiceAdmin gRPC API, 'off' or 0..65535; never the RLS port (env SLUICE_ADMIN_GRPC_PORT, default ${DEFAULT-VALUE}).")
+  String adminGrpcPort;
+
+  @Option(
+      names = "--admin-token-file",
+      defaultValue = "${env:SLUICE_ADMIN_TOKEN_FILE:-}",
+      description =
+          "File holding the bearer token admin writes need; without it writes are refused (env SLUICE_ADMIN_TOKEN_FILE, default none).")
+  String adminTokenFile;
+
+  @Option(
+      names = "--admin-token-for-reads",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_ADMIN_TOKEN_FOR_READS:-false}",
+      description =
+          "Admin reads (rules, counters, metrics, health, /json) need the token too (env SLUICE_ADMIN_TOKEN_FOR_READS, default ${DEFAULT-VALUE}).")
+  boolean adminTokenForReads;
+
+  @Option(
+      names = "--grpc-tls-cert",
+      defaultValue = "${env:SLUICE_GRPC_TLS_CERT:-}",
+      description =
+          "PEM certificate chain: serve the RLS port over TLS; re-read when it changes (env SLUICE_GRPC_TLS_CERT, default none).")
+  String grpcTlsCert;
+
+  @Option(
+      names = "--grpc-tls-key",
+      defaultValue = "${env:SLUICE_GRPC_TLS_KEY:-}",
+      description =
+          "PEM (PKCS#8) private key of --grpc-tls-cert (env SLUICE_GRPC_TLS_KEY, default none).")
+  String grpcTlsKey;
+
+  @Option(
+      names = "--grpc-tls-client-ca",
+      defaultValue = "${env:SLUICE_GRPC_TLS_CLIENT_CA:-}",
+      description =
+          "PEM CA: RLS clients must present a certificate it signed (mTLS) (env SLUICE_GRPC_TLS_CLIENT_CA, default none).")
+  String grpcTlsClientCa;
+
+  @Option(
       names = "--shutdown-grace",
       defaultValue = "${env:SLUICE_SHUTDOWN_GRACE:-10s}",
       converter = Converters.DurationConverter.class,
@@ -276,6 +336,37 @@ final class ServeCommand implements Callable<Integer> {
       log.info("stopping ({}): draining calls for up to {}", stop.reason(), shutdownGrace);
     }
     return 0;
+  }
+
+  private AccessConfig access() {
+    OptionalInt adminPort;
+    if (adminGrpcPort.equalsIgnoreCase("off")) {
+      adminPort = OptionalInt.empty();
+    } else {
+      try {
+        adminPort = OptionalInt.of(Integer.parseInt(adminGrpcPort));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "--admin-grpc-port must be 'off' or a port number: " + adminGrpcPort);
+      }
+    }
+    Optional<Path> cert = path(grpcTlsCert);
+    Optional<Path> key = path(grpcTlsKey);
+    if (cert.isPresent() != key.isPresent()) {
+      throw new IllegalArgumentException("--grpc-tls-cert and --grpc-tls-key go together");
+    }
+    if (cert.isEmpty() && !grpcTlsClientCa.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--grpc-tls-client-ca needs --grpc-tls-cert and --grpc-tls-key");
+    }
+    Optional<GrpcTlsConfig> tls =
+        cert.map(c -> new GrpcTlsConfig(c, key.get(), path(grpcTlsClientCa)));
+    return new AccessConfig(
+        grpcBind, httpBind, adminPort, path(adminTokenFile), adminTokenForReads, tls);
+  }
+
+  private static Optional<Path> path(String value) {
+    return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
   }
 
   /** Builds the validated settings; a bad value is a usage error naming it. */
@@ -313,7 +404,8 @@ final class ServeCommand implements Callable<Integer> {
               grpcThreads,
               adminReadOnly,
               shutdownGrace,
-              new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace)),
+              new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace),
+              access()),
           new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),

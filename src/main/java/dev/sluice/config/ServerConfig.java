@@ -9,9 +9,10 @@ import java.util.Objects;
  * @param grpcPort 0 picks a free port
  * @param httpPort 0 picks a free port
  * @param grpcThreads threads that run gRPC request handlers, at least 1
- * @param adminReadOnly refuse admin writes (reload, counter reset)
+ * @param adminReadOnly refuse admin writes (reload, counter reset) even with a valid token
  * @param shutdownGrace how long requests in flight may take to finish on shutdown
  * @param connectionAge when the gRPC port asks clients to reconnect
+ * @param access listen addresses, admin gRPC port, admin token, TLS
  */
 public record ServerConfig(
     int grpcPort,
@@ -19,7 +20,8 @@ public record ServerConfig(
     int grpcThreads,
     boolean adminReadOnly,
     Duration shutdownGrace,
-    ConnectionAge connectionAge) {
+    ConnectionAge connectionAge,
+    AccessConfig access) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -31,12 +33,20 @@ public record ServerConfig(
     if (shutdownGrace.isNegative()) {
       throw new IllegalArgumentException("shutdown grace must be >= 0: " + shutdownGrace);
     }
+    Objects.requireNonNull(access, "access");
   }
 
-  /** With the default connection age. */
+  /** With the default connection age and default access. */
   public ServerConfig(
       int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
-    this(grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace, ConnectionAge.defaults());
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        ConnectionAge.defaults(),
+        AccessConfig.defaults());
   }
 
   /**
@@ -48,19 +58,29 @@ public record ServerConfig(
     return Math.max(8, 4 * cores);
   }
 
-  /** Free ports, default threads, admin writes allowed, 5 s grace: for tests and embedding. */
+  /**
+   * Free ports, default threads, default access (admin writes refused: no token), 5 s grace: for
+   * tests and embedding.
+   */
   public static ServerConfig anyFreePorts() {
     return new ServerConfig(
         0,
         0,
         defaultGrpcThreads(Runtime.getRuntime().availableProcessors()),
         false,
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        ConnectionAge.defaults(),
+        AccessConfig.defaults());
   }
 
   public ServerConfig withAdminReadOnly(boolean readOnly) {
     return new ServerConfig(
-        grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace, connectionAge);
+        grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace, connectionAge, access);
+  }
+
+  public ServerConfig withAccess(AccessConfig newAccess) {
+    return new ServerConfig(
+        grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace, connectionAge, newAccess);
   }
 
   private static void checkPort(String name, int port) {

@@ -2,7 +2,9 @@ package dev.sluice.server;
 
 import dev.sluice.config.ConnectionAge;
 import dev.sluice.threads.DaemonThreadFactory;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -33,6 +35,8 @@ public final class GrpcServer implements AutoCloseable {
   private final int requestedPort;
 
   /**
+   * Plaintext on every interface.
+   *
    * @param port 0 picks a free port
    * @param threads size of the executor that runs request handlers
    */
@@ -41,14 +45,36 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
+   * Plaintext on every interface.
+   *
    * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
    */
   public GrpcServer(
       int port, int threads, List<ServerServiceDefinition> services, ConnectionAge connectionAge) {
-    this.requestedPort = port;
+    this(
+        new InetSocketAddress(port),
+        InsecureServerCredentials.create(),
+        threads,
+        services,
+        connectionAge);
+  }
+
+  /**
+   * @param address where to listen; port 0 picks a free port
+   * @param credentials plaintext ({@link InsecureServerCredentials}) or TLS
+   * @param threads size of the executor that runs request handlers
+   * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
+   */
+  public GrpcServer(
+      InetSocketAddress address,
+      ServerCredentials credentials,
+      int threads,
+      List<ServerServiceDefinition> services,
+      ConnectionAge connectionAge) {
+    this.requestedPort = address.getPort();
     this.executor = boundedExecutor(threads);
     NettyServerBuilder builder =
-        NettyServerBuilder.forAddress(new InetSocketAddress(port))
+        NettyServerBuilder.forAddress(address, credentials)
             .executor(executor)
             .maxConnectionAge(connectionAge.maxAge().toNanos(), TimeUnit.NANOSECONDS)
             .maxConnectionAgeGrace(connectionAge.grace().toNanos(), TimeUnit.NANOSECONDS)

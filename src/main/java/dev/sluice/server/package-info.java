@@ -1,6 +1,7 @@
 /**
- * The gRPC server on the service port: Envoy's RLS, {@code grpc.health.v1.Health} and server
- * reflection, on a bounded executor, with an orderly stop. Owns no business logic; the composition
- * root hands it the services.
+ * The gRPC servers: the RLS port (Envoy's RLS, {@code grpc.health.v1.Health}, reflection; plaintext
+ * or TLS/mTLS with certificate files re-read on change, {@link dev.sluice.server.GrpcTls}) and the
+ * optional admin gRPC port, each on a bounded executor with an orderly stop. Owns no business
+ * logic; the composition root hands it the services.
  */
 package dev.sluice.server;

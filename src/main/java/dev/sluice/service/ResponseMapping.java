@@ -9,7 +9,6 @@ import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.DescriptorStatus;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.RateLimit;
-import java.time.Duration;
 import java.util.List;
 
 /** A {@link Decision} to Envoy's {@link RateLimitResponse}. */
@@ -33,7 +32,9 @@ final class ResponseMapping {
             .setCode(codeOf(decision.code()))
             .setLimitRemaining(uint32(decision.remaining()));
     decision.currentLimit().ifPresent(limit -> status.setCurrentLimit(toRateLimit(limit)));
-    decision.untilReset().ifPresent(reset -> status.setDurationUntilReset(toProto(reset)));
+    decision
+        .untilReset()
+        .ifPresent(reset -> status.setDurationUntilReset(ProtoValues.duration(reset)));
     return status.build();
   }
 
@@ -50,15 +51,7 @@ final class ResponseMapping {
     return code == Code.OVER_LIMIT ? RateLimitResponse.Code.OVER_LIMIT : RateLimitResponse.Code.OK;
   }
 
-  /** Protobuf's uint32 travels in a Java int; values above 2^31-1 wrap and decode unsigned. */
   private static int uint32(long value) {
-    return (int) Math.min(value, Limit.MAX_UINT32);
-  }
-
-  private static com.google.protobuf.Duration toProto(Duration duration) {
-    return com.google.protobuf.Duration.newBuilder()
-        .setSeconds(duration.getSeconds())
-        .setNanos(duration.getNano())
-        .build();
+    return ProtoValues.uint32(value);
   }
 }

@@ -14,10 +14,13 @@ import dev.sluice.admin.v1.ReloadRequest;
 import dev.sluice.admin.v1.ReloadResponse;
 import dev.sluice.admin.v1.ResetCounterResponse;
 import dev.sluice.admin.v1.SluiceAdminGrpc;
+import dev.sluice.config.AccessConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
+import io.grpc.CallCredentials;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -25,7 +28,9 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code sluice.admin.v1.SluiceAdmin} on the gRPC port, through a real client. */
+/**
+ * {@code sluice.admin.v1.SluiceAdmin} on its own port (never the RLS port), through a real client.
+ */
 class AdminGrpcIT {
   private static final String RULES =
       """
@@ -46,11 +51,36 @@ class AdminGrpcIT {
   }
 
   private SluiceAdminGrpc.SluiceAdminBlockingStub start(boolean readOnly) {
-    ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withServer(ServerConfig.anyFreePorts().withAdminReadOnly(readOnly));
-    sluice = RunningSluice.start(RULES, config, clock);
-    return SluiceAdminGrpc.newBlockingStub(sluice.channel());
+    return startWith(
+        RunningSluice.withAdminToken(RunningSluice.config(RunningSluice.memoryStore()), false),
+        readOnly);
+  }
+
+  private SluiceAdminGrpc.SluiceAdminBlockingStub startWith(ServeConfig config, boolean readOnly) {
+    sluice =
+        RunningSluice.start(
+            RULES, config.withServer(config.server().withAdminReadOnly(readOnly)), clock);
+    return SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())
+        .withCallCredentials(bearer(RunningSluice.ADMIN_TOKEN));
+  }
+
+  private static CallCredentials bearer(String token) {
+    return new CallCredentials() {
+      @Override
+      public void applyRequestMetadata(
+          RequestInfo info, java.util.concurrent.Executor executor, MetadataApplier applier) {
+        Metadata headers = new Metadata();
+        headers.put(
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
+        applier.apply(headers);
+      }
+    };
+  }
+
+  private static void assertCode(Runnable call, Status.Code code) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class, e -> assertThat(e.getStatus().getCode()).isEqualTo(code));
   }
 
   private static CounterRequest counter(String key, String value) {
@@ -130,15 +160,82 @@ class AdminGrpcIT {
   void writes_readOnlyAdmin_arePermissionDenied() {
     SluiceAdminGrpc.SluiceAdminBlockingStub admin = start(true);
     assertThat(admin.inspectCounter(counter("user", "u")).getMatched()).isTrue();
-    for (Runnable write :
-        new Runnable[] {
-          () -> admin.reload(ReloadRequest.getDefaultInstance()),
-          () -> admin.resetCounter(counter("user", "u"))
-        }) {
-      assertThatThrownBy(write::run)
-          .isInstanceOfSatisfying(
-              StatusRuntimeException.class,
-              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
-    }
+    assertCode(
+        () -> admin.reload(ReloadRequest.getDefaultInstance()), Status.Code.PERMISSION_DENIED);
+    assertCode(() -> admin.resetCounter(counter("user", "u")), Status.Code.PERMISSION_DENIED);
+  }
+
+  @Test
+  void adminCalls_onTheRlsPort_areUnimplemented() {
+    start(false);
+    SluiceAdminGrpc.SluiceAdminBlockingStub onRlsPort =
+        SluiceAdminGrpc.newBlockingStub(sluice.channel())
+            .withCallCredentials(bearer(RunningSluice.ADMIN_TOKEN));
+    assertCode(() -> onRlsPort.resetCounter(counter("user", "u")), Status.Code.UNIMPLEMENTED);
+    assertCode(
+        () -> onRlsPort.reload(ReloadRequest.getDefaultInstance()), Status.Code.UNIMPLEMENTED);
+    assertCode(
+        () -> onRlsPort.getRules(GetRulesRequest.getDefaultInstance()), Status.Code.UNIMPLEMENTED);
+  }
+
+  @Test
+  void adminGrpcPort_offByDefault() {
+    sluice = RunningSluice.start(RULES, RunningSluice.config(RunningSluice.memoryStore()), clock);
+    assertThat(sluice.sluice().adminGrpcPort()).isEmpty();
+  }
+
+  @Test
+  void writes_withoutOrWithAWrongToken_areUnauthenticated_readsAreOpen() {
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin = start(false);
+    SluiceAdminGrpc.SluiceAdminBlockingStub anonymous =
+        SluiceAdminGrpc.newBlockingStub(sluice.adminChannel());
+    SluiceAdminGrpc.SluiceAdminBlockingStub wrong = anonymous.withCallCredentials(bearer("guess"));
+    sluice.rls().shouldRateLimit(request("api", descriptor("user", "u")));
+    assertCode(() -> anonymous.resetCounter(counter("user", "u")), Status.Code.UNAUTHENTICATED);
+    assertCode(() -> wrong.resetCounter(counter("user", "u")), Status.Code.UNAUTHENTICATED);
+    assertCode(() -> wrong.reload(ReloadRequest.getDefaultInstance()), Status.Code.UNAUTHENTICATED);
+    assertThat(anonymous.inspectCounter(counter("user", "u")).getCount())
+        .as("nothing was reset")
+        .isEqualTo(1);
+    assertThat(anonymous.getRules(GetRulesRequest.getDefaultInstance()).getRulesCount())
+        .isEqualTo(2);
+    assertThat(admin.resetCounter(counter("user", "u")).getRemoved()).isTrue();
+  }
+
+  @Test
+  void reads_withTokenForReads_needTheToken() {
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin =
+        startWith(
+            RunningSluice.withAdminToken(RunningSluice.config(RunningSluice.memoryStore()), true),
+            false);
+    SluiceAdminGrpc.SluiceAdminBlockingStub anonymous =
+        SluiceAdminGrpc.newBlockingStub(sluice.adminChannel());
+    assertCode(
+        () -> anonymous.getRules(GetRulesRequest.getDefaultInstance()),
+        Status.Code.UNAUTHENTICATED);
+    assertCode(() -> anonymous.inspectCounter(counter("user", "u")), Status.Code.UNAUTHENTICATED);
+    assertThat(admin.getRules(GetRulesRequest.getDefaultInstance()).getRulesCount()).isEqualTo(2);
+  }
+
+  @Test
+  void writes_withoutATokenFile_areRefusedSayingHowToEnableThem() {
+    sluice =
+        RunningSluice.start(
+            RULES,
+            RunningSluice.config(RunningSluice.memoryStore())
+                .withServer(
+                    ServerConfig.anyFreePorts()
+                        .withAccess(AccessConfig.defaults().withAdminGrpcPort(0))),
+            clock);
+    SluiceAdminGrpc.SluiceAdminBlockingStub admin =
+        SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())
+            .withCallCredentials(bearer("anything"));
+    assertThatThrownBy(() -> admin.reload(ReloadRequest.getDefaultInstance()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+              assertThat(e.getStatus().getDescription()).contains("--admin-token-file");
+            });
   }
 }

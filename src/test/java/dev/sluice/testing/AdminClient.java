@@ -13,9 +13,20 @@ public final class AdminClient {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final int port;
+  private final String token;
 
   public AdminClient(int port) {
+    this(port, null);
+  }
+
+  private AdminClient(int port, String token) {
     this.port = port;
+    this.token = token;
+  }
+
+  /** This client sending {@code Authorization: Bearer <token>} on every request. */
+  public AdminClient withToken(String bearerToken) {
+    return new AdminClient(port, bearerToken);
   }
 
   public HttpResponse<String> get(String path) {
@@ -39,6 +50,9 @@ public final class AdminClient {
 
   private HttpResponse<String> send(HttpRequest.Builder request) {
     try {
+      if (token != null) {
+        request.header("Authorization", "Bearer " + token);
+      }
       return http.send(
           request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {

@@ -30,6 +30,8 @@ public final class RunningSluice implements AutoCloseable {
   private final Path rulesDir;
   private final Sluice sluice;
   private final ManagedChannel channel;
+  private final java.util.List<ManagedChannel> extraChannels =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private RunningSluice(Path rulesDir, ServeConfig config, Clock clock) {
     this.rulesDir = rulesDir;
@@ -77,6 +79,31 @@ public final class RunningSluice implements AutoCloseable {
         HeaderConfig.off());
   }
 
+  /** The token {@link #withAdminToken} configures. */
+  public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+
+  /**
+   * {@code config} with admin writes enabled by a token file holding {@link #ADMIN_TOKEN} and the
+   * admin gRPC API on a free port of its own.
+   */
+  public static ServeConfig withAdminToken(ServeConfig config, boolean tokenForReads) {
+    try {
+      Path file = Files.createTempFile("sluice-admin-token", ".txt");
+      Files.writeString(file, ADMIN_TOKEN + "\n");
+      return config.withServer(
+          config
+              .server()
+              .withAccess(
+                  config
+                      .server()
+                      .access()
+                      .withAdminToken(file, tokenForReads)
+                      .withAdminGrpcPort(0)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static StoreConfig memoryStore() {
     return StoreConfig.memory();
   }
@@ -109,6 +136,16 @@ public final class RunningSluice implements AutoCloseable {
     return sluice;
   }
 
+  /** A plaintext channel to the admin gRPC port; fails when that port is off. */
+  public ManagedChannel adminChannel() {
+    ManagedChannel admin =
+        ManagedChannelBuilder.forAddress("127.0.0.1", sluice.adminGrpcPort().orElseThrow())
+            .usePlaintext()
+            .build();
+    extraChannels.add(admin);
+    return admin;
+  }
+
   public int httpPort() {
     return sluice.httpPort();
   }
@@ -120,6 +157,7 @@ public final class RunningSluice implements AutoCloseable {
   @Override
   public void close() {
     channel.shutdownNow();
+    extraChannels.forEach(ManagedChannel::shutdownNow);
     sluice.close();
   }
 }

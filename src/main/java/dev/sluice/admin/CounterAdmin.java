@@ -1,11 +1,10 @@
-package dev.sluice.limiter;
+package dev.sluice.admin;
 
+import dev.sluice.limiter.InvalidRequestException;
+import dev.sluice.limiter.Planner;
 import dev.sluice.rules.Entry;
-import dev.sluice.rules.Limit;
-import dev.sluice.rules.Match;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
-import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -16,9 +15,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The operator's view of one counter: which rule a descriptor matches and what its counter holds,
- * found the same way a request finds it (same matching, same key), so what an operator inspects or
- * resets is exactly what requests count.
+ * The operator's view of one counter. The rule and the key come from {@link Planner#countedTarget},
+ * the request path's own planning, so a change to how keys are built cannot make inspect or reset
+ * touch another counter than the one requests count.
  */
 public final class CounterAdmin {
   private final Supplier<RuleSet> rules;
@@ -34,6 +33,8 @@ public final class CounterAdmin {
 
   /**
    * The counter a descriptor's hits go to, without consuming; empty when no counted rule matches.
+   *
+   * @throws InvalidRequestException for an empty domain or no entries
    */
   public CompletableFuture<Optional<Found>> inspect(String domain, List<Entry> entries) {
     return on(domain, entries, store::inspect);
@@ -49,13 +50,11 @@ public final class CounterAdmin {
     if (domain.isEmpty() || entries.isEmpty()) {
       throw new InvalidRequestException("a counter needs a domain and at least one entry");
     }
-    Optional<Match> match = rules.get().match(domain, entries).filter(m -> m.rule().counted());
-    if (match.isEmpty()) {
+    Optional<Planner.CountedTarget> target = Planner.countedTarget(rules.get(), domain, entries);
+    if (target.isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
-    Rule rule = match.get().rule();
-    Limit limit = rule.limit().orElseThrow();
-    Hit hit = new Hit(CounterKey.of(domain, match.get().counterEntries(), limit), limit, 0);
-    return action.apply(hit).thenApply(state -> Optional.of(new Found(rule, state)));
+    Rule rule = target.get().rule();
+    return action.apply(target.get().hit()).thenApply(state -> Optional.of(new Found(rule, state)));
   }
 }

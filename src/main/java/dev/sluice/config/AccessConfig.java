@@ -1,0 +1,73 @@
+package dev.sluice.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Who can reach what: listen addresses, the admin gRPC port, the admin token and TLS on the RLS
+ * port.
+ *
+ * @param grpcBind address the RLS gRPC port listens on ({@code 0.0.0.0} = every interface)
+ * @param httpBind address the admin HTTP port (and the admin gRPC port) listen on
+ * @param adminGrpcPort port of {@code sluice.admin.v1.SluiceAdmin}; empty = not served at all (it
+ *     is never served on the RLS port); 0 picks a free port
+ * @param adminTokenFile file holding the bearer token admin writes need; empty = writes refused
+ * @param adminTokenForReads reads need the token too
+ * @param grpcTls TLS on the RLS port; empty = plaintext
+ */
+public record AccessConfig(
+    String grpcBind,
+    String httpBind,
+    OptionalInt adminGrpcPort,
+    Optional<Path> adminTokenFile,
+    boolean adminTokenForReads,
+    Optional<GrpcTlsConfig> grpcTls) {
+  public static final String ALL_INTERFACES = "0.0.0.0";
+
+  public AccessConfig {
+    Objects.requireNonNull(grpcBind, "grpcBind");
+    Objects.requireNonNull(httpBind, "httpBind");
+    Objects.requireNonNull(adminGrpcPort, "adminGrpcPort");
+    Objects.requireNonNull(adminTokenFile, "adminTokenFile");
+    Objects.requireNonNull(grpcTls, "grpcTls");
+    if (grpcBind.isBlank() || httpBind.isBlank()) {
+      throw new IllegalArgumentException("bind addresses must not be empty");
+    }
+    if (adminGrpcPort.isPresent()
+        && (adminGrpcPort.getAsInt() < 0 || adminGrpcPort.getAsInt() > 65_535)) {
+      throw new IllegalArgumentException(
+          "admin grpc port must be 0..65535: " + adminGrpcPort.getAsInt());
+    }
+    if (adminTokenForReads && adminTokenFile.isEmpty()) {
+      throw new IllegalArgumentException("--admin-token-for-reads needs --admin-token-file");
+    }
+  }
+
+  /** Every interface, no admin gRPC port, no token (writes refused), no TLS. */
+  public static AccessConfig defaults() {
+    return new AccessConfig(
+        ALL_INTERFACES,
+        ALL_INTERFACES,
+        OptionalInt.empty(),
+        Optional.empty(),
+        false,
+        Optional.empty());
+  }
+
+  public AccessConfig withAdminGrpcPort(int port) {
+    return new AccessConfig(
+        grpcBind, httpBind, OptionalInt.of(port), adminTokenFile, adminTokenForReads, grpcTls);
+  }
+
+  public AccessConfig withAdminToken(Path file, boolean forReads) {
+    return new AccessConfig(
+        grpcBind, httpBind, adminGrpcPort, Optional.of(file), forReads, grpcTls);
+  }
+
+  public AccessConfig withGrpcTls(GrpcTlsConfig tls) {
+    return new AccessConfig(
+        grpcBind, httpBind, adminGrpcPort, adminTokenFile, adminTokenForReads, Optional.of(tls));
+  }
+}
