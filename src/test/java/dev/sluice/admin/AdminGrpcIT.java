@@ -124,7 +124,8 @@ class AdminGrpcIT {
         .isEqualTo(1);
 
     Files.writeString(
-        sluice.rulesDir().resolve("rules.yaml"), "domain: api\ndescriptors: [{key: user}]\n");
+        sluice.rulesDir().resolve("rules.yaml"),
+        "domain: api\ndescriptors: [{key: user, rate_limit: {unit: minute, requests_per_unit: 1}}]\n");
     ReloadResponse reloaded = admin.reload(ReloadRequest.getDefaultInstance());
     assertThat(reloaded.getOutcome()).isEqualTo(ReloadResponse.Outcome.RELOADED);
     assertThat(reloaded.getVersion()).isNotEqualTo(before);
