@@ -15,9 +15,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The operator's view of one counter. The rule and the key come from {@link Planner#countedTarget},
- * the request path's own planning, so a change to how keys are built cannot make inspect or reset
- * touch another counter than the one requests count.
+ * The operator's view of one counter. The rule and the key come from {@link Planner#counterOf}, the
+ * request path's own planning, so a change to how keys are built cannot make inspect or reset touch
+ * another counter than the one requests count.
  */
 public final class CounterAdmin {
   private final Supplier<RuleSet> rules;
@@ -50,7 +50,7 @@ public final class CounterAdmin {
     if (domain.isEmpty() || entries.isEmpty()) {
       throw new InvalidRequestException("a counter needs a domain and at least one entry");
     }
-    Optional<Planner.CountedTarget> target = Planner.countedTarget(rules.get(), domain, entries);
+    Optional<Planner.RuleCounter> target = Planner.counterOf(rules.get(), domain, entries);
     if (target.isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }

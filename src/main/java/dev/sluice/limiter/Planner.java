@@ -15,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -26,30 +25,6 @@ import java.util.Set;
  */
 public final class Planner {
   private final Algorithm overrideAlgorithm;
-
-  /** The counted rule a lone descriptor matches and its hit (0 hits: nothing is consumed). */
-  public record CountedTarget(Rule rule, Hit hit) {}
-
-  /**
-   * The counter a request with this one descriptor would count against, planned by exactly the code
-   * that plans requests (same matching, same key), so what an operator inspects or resets is what
-   * requests count.
-   *
-   * @return empty when no counted rule matches
-   */
-  public static Optional<CountedTarget> countedTarget(
-      RuleSet snapshot, String domain, List<Entry> entries) {
-    DescriptorRequest descriptor =
-        new DescriptorRequest(entries, Optional.empty(), OptionalLong.of(0));
-    // No override, so the override algorithm is never used.
-    List<Planned> plan =
-        new Planner(Algorithm.FIXED_WINDOW)
-            .plan(snapshot, new RateLimitCall(domain, List.of(descriptor), 0));
-    return plan.stream()
-        .filter(p -> p.counted() && p.rule() != null)
-        .findFirst()
-        .map(p -> new CountedTarget(p.rule(), p.hit()));
-  }
 
   Planner(Algorithm overrideAlgorithm) {
     this.overrideAlgorithm = overrideAlgorithm;
