@@ -19,7 +19,7 @@ class ServeConfigTest {
     return new ServeConfig(
         new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW),
         StoreConfig.redis(redis),
-        new ServerConfig(8081, 8080, 8, false, Duration.ofSeconds(10), AccessConfig.defaults()),
+        new ServerConfig(8081, 8080, 8, false, Duration.ofSeconds(10)),
         LimiterConfig.defaults(),
         HeaderConfig.off());
   }
