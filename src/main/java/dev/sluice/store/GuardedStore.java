@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * policy answers) without touching the backend. While open, a probe on the injected {@link
  * Scheduler} pings the backend every {@code probeInterval}; when it answers, the breaker lets the
  * next real call through (half-open) and closes when it succeeds. No restart needed, and no call
- * that got an answer was counted twice: a failed call is never retried.
+ * that got an answer was counted twice: a failed call is never retried. A {@link
+ * StoreDataException} (an error reply about one key's data) fails only its request and never counts
+ * towards the breaker.
  *
  * <p>Resilience4j keeps the state machine; only the probe is ours, because its own half-open state
  * would send live requests to a backend still down.
@@ -73,6 +75,8 @@ public final class GuardedStore implements CounterStore {
         .automaticTransitionFromOpenToHalfOpenEnabled(false)
         .waitDurationInOpenState(Duration.ofDays(365))
         .recordExceptions(StoreException.class)
+        // One key's bad data says nothing about the store's health (issue 11.1).
+        .ignoreExceptions(StoreDataException.class)
         .build();
   }
 

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * One Redis connection and the one thread that writes to it. {@link #submit} queues a request from
@@ -301,6 +302,8 @@ final class PipelineLane implements AutoCloseable {
         request.future().complete(replies.value());
       } catch (StoreException e) {
         request.fail(e);
+      } catch (JedisDataException e) {
+        request.fail(ErrorReplies.classify(lane.address, e));
       } catch (RuntimeException e) {
         request.fail(lane.failure("command failed", e));
       }
