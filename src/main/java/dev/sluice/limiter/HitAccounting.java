@@ -19,7 +19,8 @@ final class HitAccounting {
     long capacity = limit.capacity();
     long near = (long) Math.floor(capacity * NEAR_LIMIT_RATIO);
     long after = usage.countAfter();
-    long before = after - hits;
+    // Never negative, so no metric counter is handed a negative increment (issue 11.2).
+    long before = Math.max(0, after - hits);
     if (!usage.overLimit()) {
       long nearHits = after > near ? (before >= near ? hits : after - near) : 0;
       return new RuleCounts(hits, 0, nearHits, hits, 0, 0);

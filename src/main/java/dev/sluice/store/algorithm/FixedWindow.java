@@ -38,6 +38,15 @@ public final class FixedWindow implements CountingAlgorithm {
     return new Usage(countAfter > limit, Math.max(0, limit - countAfter), untilReset, countAfter);
   }
 
+  /**
+   * {@code count + hits}, stopping at {@link Long#MAX_VALUE}: a wrapped, negative count would let
+   * the next request through and hand a negative increment to the metrics (issue 11.2).
+   */
+  static long saturatingAdd(long count, long hits) {
+    long sum = count + hits;
+    return ((count ^ sum) & (hits ^ sum)) < 0 ? (hits < 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : sum;
+  }
+
   @Override
   public String keyTag() {
     return "fw";
@@ -54,7 +63,7 @@ public final class FixedWindow implements CountingAlgorithm {
     long windowMillis = hit.limit().unit().millis();
     long index = index(nowMillis, windowMillis);
     long before = current instanceof Window window && window.index() == index ? window.count() : 0;
-    Window next = new Window(index, before + hit.hits(), (index + 1) * windowMillis);
+    Window next = new Window(index, saturatingAdd(before, hit.hits()), (index + 1) * windowMillis);
     return new MemoryCounter.Step(next, usageOf(hit.limit(), next.count(), nowMillis));
   }
 

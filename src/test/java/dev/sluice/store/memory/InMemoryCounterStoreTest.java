@@ -38,6 +38,19 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
     assertThat(fresh.untilReset()).isEqualTo(Duration.ofMinutes(1));
   }
 
+  /** Issue 11.2: two huge hits once wrapped the count negative and let the next request through. */
+  @Test
+  void fixedWindow_hugeHits_saturateAtTheTopInsteadOfWrapping() {
+    Hit first = new Hit(key("huge"), fixed(5, Unit.HOUR), 1L << 62);
+    Hit second = new Hit(key("huge"), fixed(5, Unit.HOUR), Long.MAX_VALUE);
+    acquireOne(store, first);
+    assertThat(acquireOne(store, second).countAfter()).isEqualTo(Long.MAX_VALUE);
+    Usage next = acquireOne(store, new Hit(key("huge"), fixed(5, Unit.HOUR), 1));
+    assertThat(next.overLimit()).isTrue();
+    assertThat(next.remaining()).isZero();
+    assertThat(next.countAfter()).isEqualTo(Long.MAX_VALUE);
+  }
+
   @Test
   void fixedWindow_windowsAlignToEpoch() {
     clock.set(java.time.Instant.ofEpochSecond(3_600 * 10 + 1_234));
