@@ -25,7 +25,7 @@ final class Converters {
           .orElseThrow(
               () ->
                   new TypeConversionException(
-                      "unknown algorithm '" + value + "'; expected fixed_window or token_bucket"));
+                      "unknown algorithm '" + value + "'; expected " + Algorithm.CONFIG_NAMES));
     }
   }
 

@@ -17,8 +17,9 @@ final class RulesOptions {
       defaultValue = "${env:SLUICE_DEFAULT_ALGORITHM:-fixed_window}",
       converter = Converters.AlgorithmConverter.class,
       description =
-          "Algorithm of rules and overrides that name none: fixed_window or token_bucket (env"
-              + " SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
+          "Algorithm of rules and overrides that name none: "
+              + dev.sluice.rules.Algorithm.CONFIG_NAMES
+              + " (env SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
   Algorithm defaultAlgorithm;
 
   @Option(

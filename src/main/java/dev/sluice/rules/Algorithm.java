@@ -12,7 +12,15 @@ public enum Algorithm {
   /** Counts hits per epoch-aligned window; the reference service's only algorithm. */
   FIXED_WINDOW("fixed_window", false),
   /** Refills {@code requests_per_unit} tokens per window continuously, up to {@code burst}. */
-  TOKEN_BUCKET("token_bucket", true);
+  TOKEN_BUCKET("token_bucket", true),
+  /**
+   * Cloudflare's two-window estimate of a rolling window: the previous window's count, weighted by
+   * how much of it still overlaps the rolling window, plus the current window's count.
+   */
+  SLIDING_WINDOW("sliding_window", false);
+
+  /** Every spelling, for error messages. */
+  public static final String CONFIG_NAMES = "fixed_window, token_bucket or sliding_window";
 
   private final String configName;
   private final boolean takesBurst;
@@ -30,12 +38,20 @@ public enum Algorithm {
     return takesBurst;
   }
 
+  /**
+   * Whether this algorithm counts in windows of {@code unit}. A sliding window keeps two windows
+   * and interpolates over one, which the issue asks for only up to a day; the others take any.
+   */
+  public boolean allows(Unit unit) {
+    return this != SLIDING_WINDOW || unit.compareTo(Unit.DAY) <= 0;
+  }
+
   /** The spelling used in rule files and flags. */
   public String configName() {
     return configName;
   }
 
-  /** Parses {@code fixed_window} or {@code token_bucket} (case-insensitive); empty if unknown. */
+  /** Parses one of {@link #CONFIG_NAMES} (case-insensitive); empty if unknown. */
   public static Optional<Algorithm> parse(String name) {
     if (name == null) {
       return Optional.empty();

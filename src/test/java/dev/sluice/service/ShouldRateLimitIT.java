@@ -50,6 +50,8 @@ class ShouldRateLimitIT {
             replaces: [{name: banned}]
         - key: bucket
           rate_limit: {unit: minute, requests_per_unit: 60, algorithm: token_bucket, burst: 3}
+        - key: rolling
+          rate_limit: {unit: minute, requests_per_unit: 4, algorithm: sliding_window}
       """;
 
   /** 12 seconds into a minute. */
@@ -213,6 +215,34 @@ class ShouldRateLimitIT {
     DescriptorStatus refused = call(request).getStatuses(0);
     assertThat(refused.getCode()).isEqualTo(Code.OVER_LIMIT);
     assertThat(refused.getDurationUntilReset().getSeconds()).isEqualTo(1);
+  }
+
+  @Test
+  void slidingWindow_statusFieldsFromTheEstimate() {
+    RateLimitRequest request = request("api", descriptor("rolling", "k"));
+    for (int i = 1; i <= 4; i++) {
+      DescriptorStatus status = call(request).getStatuses(0);
+      assertThat(status.getCode()).as("hit %d", i).isEqualTo(Code.OK);
+      assertThat(status.getLimitRemaining()).isEqualTo(4 - i);
+      assertThat(status.getDurationUntilReset().getSeconds())
+          .as("to the minute's end")
+          .isEqualTo(48);
+      assertThat(status.getCurrentLimit())
+          .isEqualTo(
+              RateLimit.newBuilder().setRequestsPerUnit(4).setUnit(RateLimit.Unit.MINUTE).build());
+    }
+    DescriptorStatus refused = call(request).getStatuses(0);
+    assertThat(refused.getCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(refused.getLimitRemaining()).isZero();
+    // 48 s to the minute's end, then 4 × 0.75 + 1 <= 4 after 15 s more: capped at one window.
+    assertThat(refused.getDurationUntilReset().getSeconds()).isEqualTo(60);
+    clock.advance(java.time.Duration.ofSeconds(48 + 14));
+    assertThat(call(request).getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    clock.advance(java.time.Duration.ofSeconds(1));
+    DescriptorStatus rolled = call(request).getStatuses(0);
+    assertThat(rolled.getCode()).isEqualTo(Code.OK);
+    assertThat(rolled.getLimitRemaining()).as("floor(4 - 4 × 0.75 - 1)").isZero();
+    assertThat(rolled.getDurationUntilReset().getSeconds()).isEqualTo(45);
   }
 
   @Test

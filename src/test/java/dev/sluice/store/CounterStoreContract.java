@@ -43,6 +43,10 @@ public abstract class CounterStoreContract {
     return new Limit(perUnit, unit, Algorithm.TOKEN_BUCKET, burst);
   }
 
+  protected static Limit sliding(long perUnit, Unit unit) {
+    return Limit.of(perUnit, unit, Algorithm.SLIDING_WINDOW);
+  }
+
   protected Usage acquireOne(CounterStore store, Hit hit) {
     return store.acquire(List.of(hit)).join().get(0);
   }
@@ -217,6 +221,59 @@ public abstract class CounterStoreContract {
   @Test
   void tokenBucket_concurrentHitsFromTwoInstances_allowExactlyTheBurst() throws Exception {
     assertExactlyLimitAllowed(bucket(100, Unit.DAY, 100), key("race-tb"));
+  }
+
+  @Test
+  void slidingWindow_concurrentHitsFromTwoInstances_allowExactlyTheLimit() throws Exception {
+    assertExactlyLimitAllowed(sliding(100, Unit.DAY), key("race-sw"));
+  }
+
+  @Test
+  void slidingWindow_limitFive_fifthIsOkWithZeroRemainingAndSixthIsOverAndUncounted() {
+    Hit hit = new Hit(key("sw-five"), sliding(5, Unit.DAY), 1);
+    for (int i = 1; i <= 5; i++) {
+      Usage usage = acquireOne(store(), hit);
+      assertThat(usage.overLimit()).as("hit %d", i).isFalse();
+      assertThat(usage.remaining()).isEqualTo(5 - i);
+      assertThat(usage.countAfter()).isEqualTo(i);
+      assertThat(usage.untilReset()).isPositive().isLessThanOrEqualTo(Unit.DAY.window());
+    }
+    Usage sixth = acquireOne(store(), hit);
+    assertThat(sixth.overLimit()).isTrue();
+    assertThat(sixth.remaining()).isZero();
+    assertThat(sixth.countAfter()).as("limit plus the refused hit").isEqualTo(6);
+    assertThat(sixth.untilReset()).isPositive().isLessThanOrEqualTo(Unit.DAY.window());
+    Usage check = acquireOne(store(), new Hit(hit.key(), hit.limit(), 0));
+    assertThat(check.overLimit()).as("a refused hit is not counted").isFalse();
+    assertThat(check.countAfter()).isEqualTo(5);
+  }
+
+  @Test
+  void slidingWindow_requestLargerThanRoomLeft_isRefusedAndCountsNothing() {
+    Limit limit = sliding(10, Unit.DAY);
+    String key = key("sw-partial");
+    assertThat(acquireOne(store(), new Hit(key, limit, 7)).remaining()).isEqualTo(3);
+    Usage refused = acquireOne(store(), new Hit(key, limit, 5));
+    assertThat(refused.overLimit()).isTrue();
+    assertThat(refused.remaining()).isEqualTo(3);
+    Usage fits = acquireOne(store(), new Hit(key, limit, 3));
+    assertThat(fits.overLimit()).isFalse();
+    assertThat(fits.remaining()).isZero();
+  }
+
+  @Test
+  void inspectAndReset_slidingWindow_readWithoutCountingAndClearBothWindows() {
+    Hit hit = new Hit(key("inspect-sw"), sliding(5, Unit.DAY), 2);
+    assertThat(store().inspect(hit).join().exists()).isFalse();
+    acquireOne(store(), hit);
+    for (int i = 0; i < 2; i++) {
+      CounterState state = store().inspect(hit).join();
+      assertThat(state.exists()).isTrue();
+      assertThat(state.usage().remaining()).as("not counted").isEqualTo(3);
+    }
+    assertThat(store().reset(hit).join().exists()).isTrue();
+    assertThat(store().inspect(hit).join().exists()).isFalse();
+    assertThat(acquireOne(store(), hit).remaining()).isEqualTo(3);
   }
 
   private void assertExactlyLimitAllowed(Limit limit, String key) throws Exception {

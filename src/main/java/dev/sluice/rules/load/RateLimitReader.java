@@ -21,7 +21,7 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 final class RateLimitReader {
   private static final String UNITS = "second, minute, hour, day, week, month or year";
-  private static final String ALGORITHMS = "fixed_window or token_bucket";
+  private static final String ALGORITHMS = Algorithm.CONFIG_NAMES;
 
   private final NodeReader reader;
   private final Algorithm defaultAlgorithm;
@@ -90,6 +90,16 @@ final class RateLimitReader {
       return Optional.empty();
     }
     if (unit.isEmpty() || algorithm.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!algorithm.get().allows(unit.get())) {
+      String why = f.has("algorithm") ? "" : " (the default algorithm)";
+      reader.report(
+          f.line("unit"),
+          algorithm.get().configName()
+              + why
+              + " counts per second, minute, hour or day, not per "
+              + unit.get().name().toLowerCase(java.util.Locale.ROOT));
       return Optional.empty();
     }
     long rate = requestsPerUnit.orElse(0);

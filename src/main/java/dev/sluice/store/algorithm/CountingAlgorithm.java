@@ -22,6 +22,7 @@ public interface CountingAlgorithm {
     return switch (algorithm) {
       case FIXED_WINDOW -> FixedWindow.INSTANCE;
       case TOKEN_BUCKET -> TokenBucket.INSTANCE;
+      case SLIDING_WINDOW -> SlidingWindow.INSTANCE;
     };
   }
 

@@ -37,7 +37,7 @@ public interface RedisBatch {
   void del(String key);
 
   /** Every script an algorithm sends, so a connection can cache them when it opens. */
-  List<String> SCRIPTS = List.of(TokenBucket.SCRIPT);
+  List<String> SCRIPTS = List.of(TokenBucket.SCRIPT, SlidingWindow.SCRIPT);
 
   /**
    * A reply, readable once the pipeline was sent.

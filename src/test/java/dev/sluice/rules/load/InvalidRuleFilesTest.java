@@ -82,7 +82,13 @@ class InvalidRuleFilesTest {
             + " (the default algorithm)");
     expect(
         "unknown_algorithm.yaml",
-        "5: invalid algorithm 'leaky_bucket'; expected fixed_window or token_bucket");
+        "5: invalid algorithm 'leaky_bucket'; expected fixed_window, token_bucket or sliding_window");
+    expect(
+        "burst_on_sliding_window.yaml",
+        "8: burst applies only to token_bucket, but this rule uses sliding_window");
+    expect(
+        "sliding_window_per_week.yaml",
+        "6: sliding_window counts per second, minute, hour or day, not per week");
     expect(
         "share_threshold_without_wildcard.yaml",
         "5: share_threshold can only be used with wildcard values (containing '*'),"

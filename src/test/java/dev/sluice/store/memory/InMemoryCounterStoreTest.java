@@ -59,6 +59,55 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
   }
 
   @Test
+  void slidingWindow_previousWindowWeighsByItsShareStillInsideTheRollingWindow() {
+    // The clock starts 40 s into a minute.
+    Hit six = new Hit(key("sw-weigh"), sliding(10, Unit.MINUTE), 6);
+    assertThat(acquireOne(store, six).untilReset()).isEqualTo(Duration.ofSeconds(20));
+    clock.advance(Duration.ofSeconds(35)); // 15 s into the next minute: 6 × 0.75 = 4.5
+    Usage five = acquireOne(store, new Hit(six.key(), six.limit(), 5));
+    assertThat(five.overLimit()).isFalse();
+    assertThat(five.remaining()).as("floor(10 - 9.5)").isZero();
+    assertThat(five.untilReset()).isEqualTo(Duration.ofSeconds(45));
+    Hit one = new Hit(six.key(), six.limit(), 1);
+    Usage refused = acquireOne(store, one);
+    assertThat(refused.overLimit()).isTrue();
+    // 6 × (1 - f) + 5 + 1 <= 10 once f >= 1/3, 20 s into the minute: 5 s from now.
+    assertThat(refused.untilReset()).isEqualTo(Duration.ofSeconds(5));
+    clock.advance(Duration.ofMillis(4_999));
+    assertThat(acquireOne(store, one).overLimit()).isTrue();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(acquireOne(store, one).overLimit()).isFalse();
+  }
+
+  @Test
+  void slidingWindow_currentWindowFull_waitsIntoTheNextWindow() {
+    Hit ten = new Hit(key("sw-next"), sliding(10, Unit.MINUTE), 10);
+    acquireOne(store, ten);
+    Hit one = new Hit(ten.key(), ten.limit(), 1);
+    // 20 s to the end of this minute, then 10 × (1 - g) + 1 <= 10 once g >= 0.1: 6 s more.
+    assertThat(acquireOne(store, one).untilReset()).isEqualTo(Duration.ofSeconds(26));
+    clock.advance(Duration.ofSeconds(25));
+    assertThat(acquireOne(store, one).overLimit()).isTrue();
+    clock.advance(Duration.ofSeconds(1));
+    Usage allowed = acquireOne(store, one);
+    assertThat(allowed.overLimit()).isFalse();
+    assertThat(allowed.remaining()).as("floor(10 - 9 - 1)").isZero();
+  }
+
+  @Test
+  void slidingWindow_hitsAboveTheLimitAndOldWindows_oneWindowAndForgotten() {
+    Hit eleven = new Hit(key("sw-huge"), sliding(10, Unit.MINUTE), 11);
+    Usage huge = acquireOne(store, eleven);
+    assertThat(huge.overLimit()).isTrue();
+    assertThat(huge.untilReset()).isEqualTo(Duration.ofMinutes(1));
+    Hit ten = new Hit(eleven.key(), eleven.limit(), 10);
+    assertThat(acquireOne(store, ten).overLimit()).isFalse();
+    clock.advance(Duration.ofSeconds(20 + 60));
+    Usage fresh = acquireOne(store, new Hit(ten.key(), ten.limit(), 1));
+    assertThat(fresh.remaining()).as("two windows later nothing remains of it").isEqualTo(9);
+  }
+
+  @Test
   void tokenBucket_refillsContinuouslyAtTheRate() {
     Hit hit = new Hit(key("refill"), bucket(10, Unit.SECOND, 10), 10);
     assertThat(acquireOne(store, hit).remaining()).isZero();

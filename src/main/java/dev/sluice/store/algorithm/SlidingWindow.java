@@ -1,0 +1,146 @@
+package dev.sluice.store.algorithm;
+
+import dev.sluice.store.CounterState;
+import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * A rolling window approximated from two epoch-aligned fixed windows, as Cloudflare does: the
+ * previous window's count weighted by its share still inside the rolling window, plus the current
+ * count ({@link SlidingWindowEstimate}, twinned by {@code lua/sliding_window.lua} on Redis's own
+ * clock). Only allowed hits are counted, so a refused request takes nothing.
+ *
+ * <p>Memory: one {@link Windows} per key, holding both counts. Redis: two string keys, the window
+ * index appended to the counter key, which is wrapped in a hash tag ({@code
+ * {sw|60|api|user=alice}|29334500}) so both windows live in one cluster slot; each expires two
+ * windows after its window began, once it can no longer be anyone's previous window.
+ */
+public final class SlidingWindow implements CountingAlgorithm {
+  static final SlidingWindow INSTANCE = new SlidingWindow();
+
+  /** The script that decides and counts on Redis. */
+  static final String SCRIPT = "lua/sliding_window.lua";
+
+  private static final int REPLY_SIZE = 4;
+
+  private SlidingWindow() {}
+
+  @Override
+  public String keyTag() {
+    return "sw";
+  }
+
+  @Override
+  public boolean chargesRefusedHits() {
+    return false;
+  }
+
+  @Override
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMicros = micros(now);
+    long window = hit.limit().unit().seconds() * 1_000_000L;
+    long index = Math.floorDiv(nowMicros, window);
+    SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
+    SlidingWindowEstimate.Take take = estimate.take(hit.limit(), hit.hits());
+    long counted = estimate.current() + (take.allowed() ? hit.hits() : 0);
+    long expiresAtMillis = (index + 2) * hit.limit().unit().millis();
+    Windows next = new Windows(index, estimate.previous(), counted, expiresAtMillis);
+    return new MemoryCounter.Step(next, take.usage());
+  }
+
+  @Override
+  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
+    long nowMicros = micros(now);
+    long window = hit.limit().unit().seconds() * 1_000_000L;
+    long index = Math.floorDiv(nowMicros, window);
+    SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
+    boolean live = estimate.previous() > 0 || estimate.current() > 0;
+    return new CounterState(hit.key(), live, estimate.take(hit.limit(), 0).usage());
+  }
+
+  @Override
+  public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
+    List<String> args =
+        List.of(
+            Long.toString(hit.limit().requestsPerUnit()),
+            Long.toString(hit.limit().unit().seconds()),
+            Long.toString(hit.hits()));
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(baseKey(redis, hit)), args);
+    return () -> usageOf(reply.get());
+  }
+
+  /**
+   * Reads both windows on the service clock (an operator's view, changing nothing), deleting them
+   * when {@code delete}.
+   */
+  @Override
+  public RedisBatch.Reply<CounterState> readOnRedis(
+      RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
+    long windowMillis = hit.limit().unit().millis();
+    long index = Math.floorDiv(nowMillis, windowMillis);
+    String base = baseKey(redis, hit);
+    String currentKey = base + "|" + index;
+    String previousKey = base + "|" + (index - 1);
+    RedisBatch.Reply<String> current = redis.get(currentKey);
+    RedisBatch.Reply<String> previous = redis.get(previousKey);
+    if (delete) {
+      redis.del(currentKey);
+      redis.del(previousKey);
+    }
+    return () -> {
+      String now = current.get();
+      String before = previous.get();
+      long elapsedMicros = (nowMillis - index * windowMillis) * 1000;
+      SlidingWindowEstimate estimate =
+          new SlidingWindowEstimate(count(before), count(now), elapsedMicros);
+      boolean exists = now != null || before != null;
+      return new CounterState(base, exists, estimate.take(hit.limit(), 0).usage());
+    };
+  }
+
+  /** The counter key in a hash tag: the script appends each window's index after it. */
+  private static String baseKey(RedisBatch redis, Hit hit) {
+    return "{" + redis.key(hit.key()) + "}";
+  }
+
+  private static long count(String value) {
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  /** Both counts as seen from window {@code index}: a stored window may have become previous. */
+  private static SlidingWindowEstimate estimateOf(
+      MemoryCounter stored, long index, long elapsedMicros) {
+    if (stored instanceof Windows w && w.index() == index) {
+      return new SlidingWindowEstimate(w.previous(), w.current(), elapsedMicros);
+    }
+    if (stored instanceof Windows w && w.index() == index - 1) {
+      return new SlidingWindowEstimate(w.current(), 0, elapsedMicros);
+    }
+    return new SlidingWindowEstimate(0, 0, elapsedMicros);
+  }
+
+  /** Reads the script's {@code {allowed, remaining, reset micros, count}} reply. */
+  private static Usage usageOf(Object reply) {
+    if (!(reply instanceof List<?> values)
+        || values.size() != REPLY_SIZE
+        || !values.stream().allMatch(Long.class::isInstance)) {
+      throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    boolean allowed = (Long) values.get(0) == 1L;
+    Duration untilReset = Duration.of((Long) values.get(2), ChronoUnit.MICROS);
+    return new Usage(!allowed, (Long) values.get(1), untilReset, (Long) values.get(3));
+  }
+
+  private static long micros(Instant now) {
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+  }
+
+  /** One key's counts in window {@code index} and the one before it. */
+  private record Windows(long index, long previous, long current, long expiresAtMillis)
+      implements MemoryCounter {}
+}

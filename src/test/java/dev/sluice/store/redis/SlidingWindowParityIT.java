@@ -1,0 +1,130 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.RedisServerExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+
+/**
+ * {@code sliding_window.lua} answers exactly like {@code SlidingWindowEstimate}: the same hits at
+ * the same instants of a fake clock, passed to the script as its optional time argument, give
+ * identical decisions, remaining, reset and counts, across window boundaries and fractions.
+ */
+class SlidingWindowParityIT {
+  @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
+
+  /** Milliseconds to advance before each hit, and the hits: fills, refuses, rolls, skips. */
+  private static final long[][] STEPS = {
+    {0, 3},
+    {137, 4},
+    {1, 5},
+    {211, 3},
+    {650, 0},
+    {90, 2},
+    {333, 6},
+    {1, 1},
+    {415, 9},
+    {77, 1},
+    {999, 11},
+    {120, 2},
+    {2_500, 4},
+    {13, 7},
+    {980, 1},
+    {5, 10},
+    {1, 0}
+  };
+
+  private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
+  private final InMemoryCounterStore memory = new InMemoryCounterStore(clock, clock);
+  private final Jedis jedis = redis.client();
+  private final String script = source();
+  private final String unique = UUID.randomUUID().toString();
+
+  @AfterEach
+  void close() {
+    jedis.close();
+    memory.close();
+  }
+
+  @Test
+  void sameHitsAtSameInstants_identicalUsages() {
+    for (Limit limit :
+        List.of(sliding(10, Unit.SECOND), sliding(7, Unit.SECOND), sliding(1_000, Unit.MINUTE))) {
+      String key = "sw|parity-" + limit.requestsPerUnit() + "-" + unique;
+      java.util.Set<Boolean> decisions = new java.util.HashSet<>();
+      for (int i = 0; i < STEPS.length; i++) {
+        clock.advance(Duration.ofMillis(STEPS[i][0]));
+        Hit hit = new Hit(key, limit, STEPS[i][1]);
+        Usage expected = memory.acquire(List.of(hit)).join().get(0);
+        assertThat(onRedis(hit)).as("%s step %d", limit, i).isEqualTo(expected);
+        decisions.add(expected.overLimit());
+      }
+      assertThat(decisions)
+          .as("the steps both allow and refuse")
+          .containsExactlyInAnyOrder(true, false);
+    }
+  }
+
+  @Test
+  void countedHits_expireTwoWindowsAfterTheirWindowBegan() {
+    Hit hit = new Hit("sw|ttl-" + unique, sliding(5, Unit.MINUTE), 1);
+    onRedis(hit);
+    long nowMillis = clock.millis();
+    long index = Math.floorDiv(nowMillis, 60_000L);
+    long ttl = jedis.pttl("{" + hit.key() + "}|" + index);
+    assertThat(ttl).isPositive().isLessThanOrEqualTo((index + 2) * 60_000L - nowMillis);
+    assertThat(ttl).isGreaterThan(60_000L);
+  }
+
+  private Usage onRedis(Hit hit) {
+    long nowMicros =
+        clock.instant().getEpochSecond() * 1_000_000L + clock.instant().getNano() / 1000;
+    Object reply =
+        jedis.eval(
+            script,
+            List.of("{" + hit.key() + "}"),
+            List.of(
+                Long.toString(hit.limit().requestsPerUnit()),
+                Long.toString(hit.limit().unit().seconds()),
+                Long.toString(hit.hits()),
+                Long.toString(nowMicros)));
+    List<?> values = (List<?>) reply;
+    return new Usage(
+        (Long) values.get(0) == 0L,
+        (Long) values.get(1),
+        Duration.of((Long) values.get(2), ChronoUnit.MICROS),
+        (Long) values.get(3));
+  }
+
+  private static Limit sliding(long perUnit, Unit unit) {
+    return Limit.of(perUnit, unit, Algorithm.SLIDING_WINDOW);
+  }
+
+  private static String source() {
+    try (InputStream in =
+        SlidingWindowParityIT.class
+            .getClassLoader()
+            .getResourceAsStream("lua/sliding_window.lua")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
