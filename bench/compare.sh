@@ -18,6 +18,11 @@
 #        REDIS_TIMEOUT=100ms (Sluice's default 10ms times out here: the load generator, Sluice and
 #        Redis share 2 cores, so a lane thread can wait >10 ms for a CPU; see BENCHMARKS.md)
 #        SKIP_BUILD=1 to use the jars as they are.
+#        TOPOLOGIES="standalone cluster sentinel" adds Sluice rows on a 3-master Redis Cluster
+#        (redis-cluster://, no replicas: 3 redis-servers) and through sentinels (1 master,
+#        1 replica, 3 sentinels); default "standalone". On a cluster the Redis columns are summed
+#        over the masters, so cmd/dec, rt/dec and redisus compare directly with the single node:
+#        equal figures mean the per-node cost of a decision did not grow.
 # A "decision" is one counted descriptor: a request with 4 descriptors is 4 decisions, one
 # EVALSHA is 1. req/s counts ShouldRateLimit calls. The private redis-server runs on a free port;
 # Redis on 6379 is never touched. Every process started here is stopped on exit.
@@ -169,15 +174,32 @@ cpu_ticks() { # utime+stime of a process, in clock ticks; 0 when it is gone
   sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}'
 }
 
-redis_stat() { # total_commands_processed total_reads_processed
-  redis-cli -p "$REDIS_PORT" info stats |
-    awk -F: '/^total_commands_processed:/{c=$2} /^total_reads_processed:/{r=$2}
-             END{gsub(/\r/,"",c); gsub(/\r/,"",r); print c, r}'
+redis_stat() { # total_commands_processed total_reads_processed, summed over STAT_PORTS
+  local port
+  for port in "${STAT_PORTS[@]}"; do
+    redis-cli -p "$port" info stats
+  done | awk -F: '/^total_commands_processed:/{gsub(/\r/,"",$2); c+=$2}
+                  /^total_reads_processed:/{gsub(/\r/,"",$2); r+=$2} END{print c, r}'
+}
+
+redis_ticks() { # CPU ticks of every data node in STAT_PIDS
+  local pid sum=0
+  for pid in "${STAT_PIDS[@]}"; do
+    sum=$((sum + $(cpu_ticks "$pid")))
+  done
+  echo "$sum"
+}
+
+flush_data() {
+  local port
+  for port in "${STAT_PORTS[@]}"; do
+    redis-cli -p "$port" flushall >/dev/null
+  done
 }
 
 # snapshot SERVER_PID CLIENT_PID -> "nanos redis_cmds redis_reads redis_ticks server_ticks client_ticks"
 snapshot() {
-  echo "$(date +%s%N) $(redis_stat) $(cpu_ticks "$REDIS_PID") $(cpu_ticks "$1") $(cpu_ticks "$2")"
+  echo "$(date +%s%N) $(redis_stat) $(redis_ticks) $(cpu_ticks "$1") $(cpu_ticks "$2")"
 }
 
 json_field() { # json_field NAME JSON_LINE
@@ -224,7 +246,7 @@ wait_line() {
 measure_jvm() {
   local label=$1 group=$2 m=$3 redis=$4 server=$5 self=$6
   shift 7
-  [[ $redis == 1 ]] && redis-cli -p "$REDIS_PORT" flushall >/dev/null
+  [[ $redis == 1 ]] && flush_data
   log "measuring: $label"
   # Fresh files per run, made before the launch: the child truncates its own output only once
   # it runs, so reusing one file could show the previous run's lines to wait_line.
@@ -314,14 +336,74 @@ measure_redis_benchmark() { # LABEL PIPELINE
     "$cmds" "$reads" "$rcpu" "-" "-"
 }
 
+# The single redis-server of start_redis, for the standalone rows (after other topologies ran).
+start_redis_urls_standalone() {
+  STAT_PORTS=("$REDIS_PORT")
+  STAT_PIDS=("$REDIS_PID")
+  SLUICE_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+}
+
 start_redis() {
   REDIS_PORT=$(free_port)
   start_bg redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' \
     --appendonly no --protected-mode yes
   REDIS_PID=$BG_PID
+  STAT_PORTS=("$REDIS_PORT")
+  STAT_PIDS=("$REDIS_PID")
+  SLUICE_REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
   wait_for "redis-server on $REDIS_PORT" 20 redis-cli -p "$REDIS_PORT" ping
   TOKEN_BUCKET_SHA=$(redis-cli -p "$REDIS_PORT" script load \
     "$(cat src/main/resources/lua/token_bucket.lua)")
+}
+
+# start_cluster: 3 masters, no replicas (on 2 cores replicas would only steal CPU), joined with
+# redis-cli --cluster create; the rows then use redis-cluster:// with every master as a seed.
+start_cluster() {
+  local i port ports=() pids=() seeds=()
+  for i in 1 2 3; do
+    port=$(free_port)
+    mkdir -p "$WORK/cluster-$port"
+    start_bg "cluster-$port" redis-server --bind 127.0.0.1 --port "$port" --save '' \
+      --appendonly no --cluster-enabled yes --dir "$WORK/cluster-$port" \
+      --cluster-config-file nodes.conf
+    pids+=("$BG_PID")
+    ports+=("$port")
+    seeds+=("127.0.0.1:$port")
+    wait_for "cluster node on $port" 20 redis-cli -p "$port" ping
+  done
+  redis-cli --cluster create "${seeds[@]}" --cluster-yes >"$WORK/cluster-create.log" 2>&1 ||
+    die "redis-cli --cluster create failed: $(tail -5 "$WORK/cluster-create.log")"
+  cluster_ok() { redis-cli -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok'; }
+  wait_for "cluster_state:ok" 30 cluster_ok
+  STAT_PORTS=("${ports[@]}")
+  STAT_PIDS=("${pids[@]}")
+  SLUICE_REDIS_URL="redis-cluster://$(IFS=,; echo "${seeds[*]}")"
+}
+
+# start_sentinel: a master, its replica and 3 sentinels; the rows then use redis-sentinel://.
+# Only the master counts (the replica applies the same writes: its CPU is left out).
+start_sentinel() {
+  local master replica i port seeds=()
+  master=$(free_port)
+  start_bg "sentinel-master" redis-server --bind 127.0.0.1 --port "$master" --save '' --appendonly no
+  local master_pid=$BG_PID
+  wait_for "sentinel master on $master" 20 redis-cli -p "$master" ping
+  replica=$(free_port)
+  start_bg "sentinel-replica" redis-server --bind 127.0.0.1 --port "$replica" --save '' \
+    --appendonly no --replicaof 127.0.0.1 "$master"
+  wait_for "replica on $replica" 20 redis-cli -p "$replica" ping
+  for i in 1 2 3; do
+    port=$(free_port)
+    printf 'sentinel monitor bench 127.0.0.1 %s 2\nsentinel down-after-milliseconds bench 2000\n' \
+      "$master" >"$WORK/sentinel-$port.conf"
+    start_bg "sentinel-$port" redis-server "$WORK/sentinel-$port.conf" --sentinel \
+      --bind 127.0.0.1 --port "$port"
+    wait_for "sentinel on $port" 20 redis-cli -p "$port" ping
+    seeds+=("127.0.0.1:$port")
+  done
+  STAT_PORTS=("$master")
+  STAT_PIDS=("$master_pid")
+  SLUICE_REDIS_URL="redis-sentinel://$(IFS=,; echo "${seeds[*]}")/bench"
 }
 
 write_rules() {
@@ -367,7 +449,7 @@ warm_server() {
 start_sluice() {
   local store=$1
   local args=(serve --config "$WORK/rules" --store "$store" --grpc-port 0 --http-port 0
-    --redis-url "redis://127.0.0.1:$REDIS_PORT")
+    --redis-url "$SLUICE_REDIS_URL")
   [[ -n ${REDIS_CONNECTIONS:-} ]] && args+=(--redis-connections "$REDIS_CONNECTIONS")
   args+=(--redis-timeout "${REDIS_TIMEOUT:-100ms}")
   start_bg "sluice-$store" java -jar "$SLUICE_JAR" "${args[@]}"
@@ -382,8 +464,8 @@ start_sluice() {
   warm_server "$SLUICE_PORT" fw tb
 }
 
-sluice_rows() { # sluice_rows STORE
-  local store=$1 redis=0
+sluice_rows() { # sluice_rows STORE [LABEL]
+  local store=$1 label=${2:-$1} redis=0
   [[ $store == redis ]] && redis=1
   start_sluice "$store"
   local rule m keys
@@ -391,13 +473,13 @@ sluice_rows() { # sluice_rows STORE
     for m in 1 4; do
       for keys in random hot; do
         bench_cmd "$SLUICE_PORT" "$rule" "$m" "$keys"
-        measure_jvm "sluice $store $rule" "sluice-$store" "$m" "$redis" "$SLUICE_PID" - -- \
+        measure_jvm "sluice $label $rule" "sluice-$label" "$m" "$redis" "$SLUICE_PID" - -- \
           "${CMD[@]}"
         if [[ $m == 1 && $keys == random ]]; then
           local half
           half=$(awk -v r="$LAST_REQ_S" 'BEGIN{printf "%.0f", r / 2}')
           bench_cmd "$SLUICE_PORT" "$rule" 1 random --rate "$half"
-          measure_jvm "sluice $store $rule @50%" "half" 1 "$redis" "$SLUICE_PID" - -- \
+          measure_jvm "sluice $label $rule @50%" "half" 1 "$redis" "$SLUICE_PID" - -- \
             "${CMD[@]}"
         fi
       done
@@ -502,7 +584,16 @@ main() {
   forget_pid "$ceiling_pid"
 
   sluice_rows memory
-  sluice_rows redis
+  local topology
+  for topology in ${TOPOLOGIES:-standalone}; do
+    case $topology in
+      standalone) start_redis_urls_standalone ;;
+      cluster) start_cluster ;;
+      sentinel) start_sentinel ;;
+      *) die "unknown topology '$topology' in TOPOLOGIES (standalone, cluster, sentinel)" ;;
+    esac
+    sluice_rows redis "$([[ $topology == standalone ]] && echo redis || echo "redis-$topology")"
+  done
 
   end_load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo

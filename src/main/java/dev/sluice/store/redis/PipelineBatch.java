@@ -4,6 +4,7 @@ import dev.sluice.store.algorithm.RedisBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.args.ExpiryOption;
@@ -15,13 +16,17 @@ import redis.clients.jedis.args.ExpiryOption;
  */
 final class PipelineBatch implements RedisBatch {
   private final Pipeline pipeline;
-  private final String keyPrefix;
+  private final UnaryOperator<String> keys;
   private final Map<String, LuaScript> scripts;
   private final List<LuaScript.Call> calls = new ArrayList<>(1);
 
-  PipelineBatch(Pipeline pipeline, String keyPrefix, Map<String, LuaScript> scripts) {
+  /**
+   * @param keys a counter key's Redis key: the prefix and, on a cluster, a hash tag ({@link
+   *     NodeRouting#key})
+   */
+  PipelineBatch(Pipeline pipeline, UnaryOperator<String> keys, Map<String, LuaScript> scripts) {
     this.pipeline = pipeline;
-    this.keyPrefix = keyPrefix;
+    this.keys = keys;
     this.scripts = scripts;
   }
 
@@ -51,7 +56,7 @@ final class PipelineBatch implements RedisBatch {
 
   @Override
   public String key(String counterKey) {
-    return keyPrefix + counterKey;
+    return keys.apply(counterKey);
   }
 
   @Override

@@ -85,6 +85,15 @@ final class RedisConnector implements Supplier<Connection> {
     return () -> ready(() -> new Connection(node, config), node.toString());
   }
 
+  /** A connection with nothing more than the client settings, e.g. for asking for the slot map. */
+  Connection plain(HostAndPort node) {
+    try {
+      return new Connection(node, config);
+    } catch (JedisConnectionException e) {
+      throw new JedisConnectionException(ConnectFailures.describe(e), e);
+    }
+  }
+
   private Connection ready(Supplier<Connection> open, String where) {
     Connection connection;
     try {

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -21,25 +22,24 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
- * Every algorithm on one Redis (7.0 or newer: {@code EXPIRE ... NX}). Every hit of a request goes
- * into one pipeline, so one round trip per {@link #acquire} when unloaded (two only when Redis has
- * lost a script); under load one round trip carries many requests. What each hit sends is its
- * {@link CountingAlgorithm}'s business ({@link CountingAlgorithm#takeOnRedis}), queued on a {@link
- * PipelineBatch}; this class only picks a lane.
+ * Every algorithm on Redis (7.0 or newer: {@code EXPIRE ... NX}): one server, the master a sentinel
+ * setup names, or a cluster. A request's hits are grouped by the node that holds them ({@link
+ * NodeRouting}); each group goes into one pipeline, so one round trip per node per {@link #acquire}
+ * when unloaded (two only when Redis has lost a script), all nodes at once; under load one round
+ * trip carries many requests. What each hit sends is its {@link CountingAlgorithm}'s business
+ * ({@link CountingAlgorithm#takeOnRedis}), queued on a {@link PipelineBatch} whose keys come from
+ * the routing (on a cluster with a hash tag); this class only picks lanes.
  *
- * <p>Connections: {@link RedisConfig#connections} lanes, each one connection with one writer thread
- * ({@link PipelineLane}) that sends whatever requests are queued as one pipeline. A request goes to
- * the lane with the fewest requests queued or in flight, the first on a tie, so light traffic keeps
- * to one warm connection. Each connection caches every algorithm's script when it opens.
+ * <p>Connections: {@link RedisConfig#connections} lanes per node, each one connection with one
+ * writer thread ({@link PipelineLane}) that sends whatever requests are queued as one pipeline.
+ * Each connection caches every algorithm's script when it opens.
  *
  * <p>Thread-safe. {@link #acquire} never blocks: its future completes on a lane thread when the
  * replies arrive, or fails with {@link StoreException} within about the timeout when they do not.
@@ -48,7 +48,6 @@ import redis.clients.jedis.exceptions.JedisException;
  * blocks.
  */
 public final class RedisCounterStore implements CounterStore {
-  private static final Logger log = LoggerFactory.getLogger(RedisCounterStore.class);
   private static final Map<String, LuaScript> SCRIPTS = loadScripts();
   private static final CommandObject<String> PING = new CommandObjects().ping();
 
@@ -56,7 +55,7 @@ public final class RedisCounterStore implements CounterStore {
   private final String keyPrefix;
   private final String address;
   private final Duration pingWait;
-  private final List<PipelineLane> lanes;
+  private final NodeRouting routing;
   private final Map<String, LuaScript> scripts = SCRIPTS;
 
   /**
@@ -73,22 +72,17 @@ public final class RedisCounterStore implements CounterStore {
     // A PING may wait behind a connect and a batch, each bounded by the timeout.
     this.pingWait = settings.timeout().multipliedBy(3).plusSeconds(1);
     RedisConnector connector = new RedisConnector(settings, List.copyOf(SCRIPTS.values()));
-    AtomicLong breaks = new AtomicLong();
-    List<PipelineLane> opened = new ArrayList<>(settings.connections());
-    for (int i = 0; i < settings.connections(); i++) {
-      opened.add(new PipelineLane(laneThreads, address, connector, breaks, settings.timeout()));
-    }
-    this.lanes = List.copyOf(opened);
+    this.routing = routing(settings, connector, address, laneThreads);
   }
 
   /**
-   * Connects the lanes, caching the token-bucket script, and starts their writer threads. Does not
-   * fail when Redis is unreachable (only logs), so a service can start before its Redis; {@link
-   * #ping} tells. Call once.
+   * Connects the lanes, caching the scripts, and starts their writer threads (on a cluster: asks
+   * for the slot map; each master's lanes start when it is first used). Does not fail when Redis is
+   * unreachable (only logs), so a service can start before its Redis; {@link #ping} tells. Call
+   * once.
    */
   public RedisCounterStore start() {
-    connectEagerly();
-    lanes.forEach(PipelineLane::start);
+    routing.start();
     return this;
   }
 
@@ -100,19 +94,15 @@ public final class RedisCounterStore implements CounterStore {
     return Map.copyOf(scripts);
   }
 
-  /** Connects each lane until one fails; the others then connect on their first batch. */
-  private void connectEagerly() {
-    for (PipelineLane lane : lanes) {
-      try {
-        lane.connect();
-      } catch (JedisException e) {
-        log.warn(
-            "redis at {}: cannot connect yet ({}); lanes connect on their first request",
-            address,
-            e.getMessage());
-        return;
-      }
+  private static NodeRouting routing(
+      RedisConfig settings, RedisConnector connector, String address, ThreadFactory laneThreads) {
+    Lanes.Spec lanes = new Lanes.Spec(laneThreads, settings.connections(), settings.timeout());
+    if (settings.endpoint() instanceof RedisEndpoint.Cluster cluster) {
+      return new ClusterRouting(connector, cluster, lanes);
     }
+    AtomicLong breaks = new AtomicLong();
+    RedisTopology topology = new RedisTopology(connector, settings.endpoint(), breaks);
+    return new SingleNodeRouting(lanes.create(address, topology, breaks), topology);
   }
 
   @Override
@@ -122,28 +112,64 @@ public final class RedisCounterStore implements CounterStore {
     }
     List<Hit> request = List.copyOf(hits);
     long nowMillis = clock.millis();
-    return leastLoadedLane()
-        .submit(request.size(), pipeline -> queue(pipeline, request, nowMillis));
+    List<NodeRouting.Route> routes;
+    try {
+      routes = routing.route(request, keyPrefix);
+    } catch (StoreException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (routes.size() == 1) {
+      return watchRedirects(
+          routes
+              .get(0)
+              .lane()
+              .submit(request.size(), pipeline -> queue(pipeline, request, nowMillis)));
+    }
+    // One pipeline per node, all sent at once; the answer keeps the request's order.
+    List<CompletableFuture<List<Usage>>> parts = new ArrayList<>(routes.size());
+    for (NodeRouting.Route route : routes) {
+      List<Hit> part = route.positions().stream().map(request::get).toList();
+      parts.add(
+          watchRedirects(
+              route.lane().submit(part.size(), pipeline -> queue(pipeline, part, nowMillis))));
+    }
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(
+            done -> {
+              Usage[] usages = new Usage[request.size()];
+              for (int r = 0; r < routes.size(); r++) {
+                List<Usage> answered = parts.get(r).join();
+                List<Integer> positions = routes.get(r).positions();
+                for (int i = 0; i < positions.size(); i++) {
+                  usages[positions.get(i)] = answered.get(i);
+                }
+              }
+              return List.of(usages);
+            });
   }
 
-  /** The lane with the fewest requests queued or in flight; the first of equals. */
-  private PipelineLane leastLoadedLane() {
-    PipelineLane best = lanes.get(0);
-    int bestLoad = best.load();
-    for (int i = 1; i < lanes.size() && bestLoad > 0; i++) {
-      int load = lanes.get(i).load();
-      if (load < bestLoad) {
-        best = lanes.get(i);
-        bestLoad = load;
-      }
-    }
-    return best;
+  /** A MOVED or ASK reply fails its request (failure mode answers) and refreshes the slot map. */
+  private <T> CompletableFuture<T> watchRedirects(CompletableFuture<T> future) {
+    return future.whenComplete(
+        (value, failure) -> {
+          for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JedisRedirectionException) {
+              routing.redirected();
+              return;
+            }
+          }
+        });
+  }
+
+  /** A batch on {@code pipeline} whose keys are the routing's (on a cluster: hash-tagged). */
+  private PipelineBatch batch(Pipeline pipeline) {
+    return new PipelineBatch(pipeline, counterKey -> routing.key(keyPrefix, counterKey), scripts);
   }
 
   /** Queues every hit of one request; the replies are read in the same order. */
   private PendingRequest.Replies<List<Usage>> queue(
       Pipeline pipeline, List<Hit> hits, long nowMillis) {
-    PipelineBatch batch = new PipelineBatch(pipeline, keyPrefix, scripts);
+    PipelineBatch batch = batch(pipeline);
     List<RedisBatch.Reply<Usage>> replies = new ArrayList<>(hits.size());
     for (Hit hit : hits) {
       replies.add(CountingAlgorithm.of(hit.limit().algorithm()).takeOnRedis(batch, hit, nowMillis));
@@ -168,30 +194,44 @@ public final class RedisCounterStore implements CounterStore {
     return operate(hit, true);
   }
 
-  /** Reads a counter (and deletes it when {@code delete}) in one pipeline. */
+  /** Reads a counter (and deletes it when {@code delete}) in one pipeline, on its node. */
   private CompletableFuture<CounterState> operate(Hit hit, boolean delete) {
+    PipelineLane lane;
+    try {
+      lane = routing.laneFor(hit, keyPrefix);
+    } catch (StoreException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     long nowMillis = clock.millis();
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    return leastLoadedLane()
-        .submit(
+    return watchRedirects(
+        lane.submit(
             1,
             pipeline -> {
-              PipelineBatch batch = new PipelineBatch(pipeline, keyPrefix, scripts);
+              PipelineBatch batch = batch(pipeline);
               return batch.replies(algorithm.readOnRedis(batch, hit, nowMillis, delete));
-            });
+            }));
   }
 
-  /** Sends PING through a lane, as requests go, and waits for the answer. */
+  /**
+   * Checks the topology (on a cluster: every slot has a master), then sends PING through a lane of
+   * every node, as requests go, and waits for the answers.
+   */
   @Override
   public void ping() {
+    for (PipelineLane lane : routing.checkedLanes()) {
+      ping(lane);
+    }
+  }
+
+  private void ping(PipelineLane lane) {
     CompletableFuture<String> pong =
-        leastLoadedLane()
-            .submit(
-                1,
-                pipeline -> {
-                  Response<String> reply = pipeline.appendCommand(PING);
-                  return reply::get;
-                });
+        lane.submit(
+            1,
+            pipeline -> {
+              Response<String> reply = pipeline.appendCommand(PING);
+              return reply::get;
+            });
     try {
       pong.get(pingWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
@@ -217,7 +257,6 @@ public final class RedisCounterStore implements CounterStore {
    */
   @Override
   public void close() {
-    lanes.forEach(PipelineLane::shutdown);
-    lanes.forEach(PipelineLane::close);
+    routing.close();
   }
 }

@@ -1,10 +1,13 @@
 /**
  * The Redis store: {@link dev.sluice.store.redis.RedisCounterStore} counts fixed windows with
  * {@code INCRBY} plus a once-per-window {@code EXPIRE NX} and token buckets with {@code
- * lua/token_bucket.lua}, all hits of a request in one pipeline. A few {@code PipelineLane}s, each
- * one connection and one writer thread, send whatever requests are queued as one pipeline, so under
- * load one round trip carries many requests and no caller's thread waits on Redis. Where to connect
- * comes from {@link dev.sluice.config.RedisConfig}. Jedis types stay inside this package; callers
- * see only {@link dev.sluice.store.CounterStore}.
+ * lua/token_bucket.lua}, all hits of a request in one pipeline per node. A few {@code
+ * PipelineLane}s per node, each one connection and one writer thread, send whatever requests are
+ * queued as one pipeline, so under load one round trip carries many requests and no caller's thread
+ * waits on Redis. {@code NodeRouting} picks the lanes: one server (or the sentinels' current
+ * master, {@code RedisTopology}) or, on a cluster, the master owning each hit's slot ({@code
+ * ClusterRouting}). {@code RedisConnector} opens connections (TLS, unix sockets, ACL users, the
+ * version check). Jedis types stay inside this package; callers see only {@link
+ * dev.sluice.store.CounterStore}.
  */
 package dev.sluice.store.redis;

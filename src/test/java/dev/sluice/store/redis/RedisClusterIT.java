@@ -1,0 +1,278 @@
+package dev.sluice.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RedisConfig;
+import dev.sluice.config.RedisEndpoint;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.Usage;
+import dev.sluice.testing.Eventually;
+import dev.sluice.testing.Hammer;
+import dev.sluice.testing.RedisClusterExtension;
+import dev.sluice.threads.DaemonThreadFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The Redis store on a real 3-master cluster: exact counts from two stores, one round trip per node
+ * for a request spanning three nodes, inspect and reset, and a slot migration and a failover under
+ * load. Topology changes run last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RedisClusterIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+  @RegisterExtension static final RedisClusterExtension cluster = new RedisClusterExtension();
+
+  private final List<RedisCounterStore> opened = new ArrayList<>();
+  private final String unique = UUID.randomUUID().toString();
+
+  @AfterEach
+  void close() {
+    opened.forEach(RedisCounterStore::close);
+  }
+
+  private RedisCounterStore open() {
+    RedisEndpoint endpoint = RedisEndpoint.parse("redis-cluster://" + cluster.seeds());
+    RedisCounterStore store =
+        new RedisCounterStore(
+                new RedisConfig(endpoint, TIMEOUT, 2, "c:"),
+                Clock.systemUTC(),
+                new DaemonThreadFactory("sluice-redis-lane"))
+            .start();
+    opened.add(store);
+    return store;
+  }
+
+  private static Limit limit(Algorithm algorithm, long perDay) {
+    return algorithm == Algorithm.TOKEN_BUCKET
+        ? new Limit(perDay, Unit.DAY, algorithm, perDay)
+        : Limit.of(perDay, Unit.DAY, algorithm);
+  }
+
+  /** The master that owns a hit's keys: the slot of the hash tag around the counter key. */
+  private static HostAndPort masterOf(String counterKey) {
+    return cluster.masterOf(RedisClusterExtension.slot("c:{" + counterKey + "}"));
+  }
+
+  @Test
+  @Order(1)
+  void twoStores_thirtyTwoThreads_admitExactlyTheLimit_forEveryAlgorithm() throws Exception {
+    RedisCounterStore first = open();
+    RedisCounterStore second = open();
+    for (Algorithm algorithm : Algorithm.values()) {
+      Hit hit = new Hit("cluster-exact-" + algorithm + "-" + unique, limit(algorithm, 100), 1);
+      int allowed =
+          Hammer.countAllowed(
+              32,
+              10,
+              t ->
+                  () ->
+                      !(t % 2 == 0 ? first : second)
+                          .acquire(List.of(hit))
+                          .join()
+                          .get(0)
+                          .overLimit());
+      assertThat(allowed).as("%s: allowed of 320, limit 100", algorithm).isEqualTo(100);
+    }
+  }
+
+  @Test
+  @Order(2)
+  void loneRequest_onThreeNodes_costsOneReadOnEach() {
+    RedisCounterStore store = open();
+    Map<HostAndPort, Hit> onePerMaster = new LinkedHashMap<>();
+    for (int i = 0; onePerMaster.size() < 3; i++) {
+      String key = "rt-" + i + "-" + unique;
+      onePerMaster.putIfAbsent(masterOf(key), new Hit(key, limit(Algorithm.FIXED_WINDOW, 10), 1));
+    }
+    List<Hit> hits = List.copyOf(onePerMaster.values());
+    store.acquire(hits).join(); // opens and warms every node's lanes
+    Map<HostAndPort, Jedis> probes = new LinkedHashMap<>();
+    onePerMaster.keySet().forEach(node -> probes.put(node, cluster.client(node)));
+    try {
+      assertOneReadEach(store, hits, probes);
+    } finally {
+      probes.values().forEach(Jedis::close);
+    }
+  }
+
+  private static void assertOneReadEach(
+      RedisCounterStore store, List<Hit> hits, Map<HostAndPort, Jedis> probes) {
+    readsAndAcks(probes); // the probes' own connection setup is behind us
+    for (int attempt = 0; ; attempt++) {
+      Map<HostAndPort, long[]> before = readsAndAcks(probes);
+      List<Usage> usages = store.acquire(hits).join();
+      Map<HostAndPort, long[]> after = readsAndAcks(probes);
+      assertThat(usages).extracting(Usage::countAfter).containsOnly(2L + attempt);
+      boolean exact = true;
+      for (HostAndPort node : probes.keySet()) {
+        long reads = after.get(node)[0] - before.get(node)[0];
+        long acks = after.get(node)[1] - before.get(node)[1];
+        // Minus the INFO that took the second reading and replicas' REPLCONF ACKs meanwhile.
+        long requestReads = reads - 1 - acks;
+        assertThat(requestReads).as("reads of the request on %s", node).isLessThanOrEqualTo(1);
+        exact &= requestReads == 1;
+      }
+      if (exact) {
+        return;
+      }
+      assertThat(attempt).as("attempts where a read was merged away").isLessThan(3);
+    }
+  }
+
+  private static Map<HostAndPort, long[]> readsAndAcks(Map<HostAndPort, Jedis> probes) {
+    Map<HostAndPort, long[]> readings = new LinkedHashMap<>();
+    probes.forEach(
+        (node, jedis) -> {
+          String info = jedis.info("everything");
+          readings.put(
+              node, new long[] {field(info, "total_reads_processed:"), replconfCalls(info)});
+        });
+    return readings;
+  }
+
+  private static long field(String info, String name) {
+    int at = info.indexOf(name);
+    int end = info.indexOf('\r', at);
+    return Long.parseLong(info.substring(at + name.length(), end).trim());
+  }
+
+  private static long replconfCalls(String info) {
+    int at = info.indexOf("cmdstat_replconf:calls=");
+    if (at < 0) {
+      return 0;
+    }
+    int end = info.indexOf(',', at);
+    return Long.parseLong(info.substring(at + "cmdstat_replconf:calls=".length(), end));
+  }
+
+  @Test
+  @Order(3)
+  void inspectAndReset_workOnTheOwningNode() {
+    RedisCounterStore store = open();
+    Hit hit = new Hit("cluster-inspect-" + unique, limit(Algorithm.FIXED_WINDOW, 10), 3);
+    store.acquire(List.of(hit)).join();
+    assertThat(store.inspect(hit).join().usage().countAfter()).isEqualTo(3);
+    store.reset(hit).join();
+    assertThat(store.inspect(hit).join().exists()).isFalse();
+  }
+
+  @Test
+  @Order(4)
+  void slotMigration_underLoad_everyCallAnswered_nothingOverAdmitted_recovers() throws Exception {
+    RedisCounterStore store = open();
+    String key = "cluster-migrate-" + unique;
+    Hit hit = new Hit(key, limit(Algorithm.FIXED_WINDOW, 400), 1);
+    int slot = RedisClusterExtension.slot("c:{" + key + "}");
+    HostAndPort source = cluster.masterOf(slot);
+    HostAndPort target =
+        cluster.masters().keySet().stream()
+            .filter(m -> !m.equals(source))
+            .findFirst()
+            .orElseThrow();
+    int admitted = admittedWhile(store, hit, () -> cluster.migrateSlot(slot, target, () -> {}));
+    assertThat(cluster.masterOf(slot)).isEqualTo(target);
+    awaitServing(store, hit);
+    assertThat(admitted).as("admitted across the migration, limit 400").isLessThanOrEqualTo(400);
+  }
+
+  @Test
+  @Order(5)
+  void masterFailover_underLoad_everyCallAnswered_nothingOverAdmitted_recovers() throws Exception {
+    RedisCounterStore store = open();
+    String key = "cluster-failover-" + unique;
+    Hit hit = new Hit(key, limit(Algorithm.TOKEN_BUCKET, 400), 1);
+    HostAndPort master = masterOf(key);
+    int admitted = admittedWhile(store, hit, () -> cluster.failover(master));
+    assertThat(masterOf(key)).isNotEqualTo(master);
+    awaitServing(store, hit);
+    assertThat(admitted).as("admitted across the failover, limit 400").isLessThanOrEqualTo(400);
+  }
+
+  private static void awaitServing(RedisCounterStore store, Hit hit) {
+    Eventually.await(
+        Duration.ofSeconds(20),
+        "the store to answer from the new owner",
+        () -> {
+          try {
+            store.acquire(List.of(hit)).get(2, TimeUnit.SECONDS);
+            return true;
+          } catch (Exception e) {
+            return false;
+          }
+        });
+  }
+
+  /** Hits from 4 threads while {@code action} runs (and 300 ms at least); every call answered. */
+  private static int admittedWhile(RedisCounterStore store, Hit hit, Runnable action)
+      throws Exception {
+    AtomicBoolean running = new AtomicBoolean(true);
+    AtomicInteger admitted = new AtomicInteger();
+    AtomicInteger unanswered = new AtomicInteger();
+    AtomicInteger unexpected = new AtomicInteger();
+    List<Thread> senders = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Thread sender =
+          new Thread(
+              () -> {
+                while (running.get()) {
+                  try {
+                    Usage usage =
+                        store
+                            .acquire(List.of(hit))
+                            .get(TIMEOUT.toMillis() * 5, TimeUnit.MILLISECONDS)
+                            .get(0);
+                    if (!usage.overLimit()) {
+                      admitted.incrementAndGet();
+                    }
+                  } catch (TimeoutException e) {
+                    unanswered.incrementAndGet();
+                  } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof StoreException)) {
+                      unexpected.incrementAndGet();
+                    }
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              });
+      senders.add(sender);
+      sender.start();
+    }
+    long start = System.nanoTime();
+    action.run();
+    while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(300)) {
+      Thread.onSpinWait();
+    }
+    running.set(false);
+    for (Thread sender : senders) {
+      sender.join();
+    }
+    assertThat(unanswered.get()).as("calls without an answer within 5 timeouts").isZero();
+    assertThat(unexpected.get()).as("failures other than StoreException").isZero();
+    return admitted.get();
+  }
+}
