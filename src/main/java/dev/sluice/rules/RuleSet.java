@@ -95,46 +95,107 @@ public final class RuleSet {
    *     tree takes all of its entries
    */
   public Optional<Match> match(String domain, List<Entry> entries) {
+    return match(domain, entries, MatchTracer.NONE);
+  }
+
+  /**
+   * {@link #match(String, List)}, telling {@code tracer} about every candidate tried, in order. The
+   * same walk serves requests and explanations, so an explanation cannot drift from what requests
+   * do.
+   */
+  public Optional<Match> match(String domain, List<Entry> entries, MatchTracer tracer) {
     Map<String, KeyGroup> top = domains.get(domain);
     if (top == null || entries.isEmpty()) {
       return Optional.empty();
     }
-    DescriptorNode[] path = new DescriptorNode[entries.size()];
-    if (!search(top, entries, 0, path)) {
+    Walk walk = new Walk(entries, new DescriptorNode[entries.size()], tracer);
+    if (!search(top, 0, walk)) {
       return Optional.empty();
     }
+    DescriptorNode[] path = walk.path();
     return Optional.of(new Match(path[path.length - 1].rule, counterEntries(entries, path)));
   }
 
-  private static boolean search(
-      Map<String, KeyGroup> level, List<Entry> entries, int depth, DescriptorNode[] path) {
-    Entry entry = entries.get(depth);
+  /** One descriptor's search: its entries, the nodes chosen so far per level, the tracer. */
+  private record Walk(List<Entry> entries, DescriptorNode[] path, MatchTracer tracer) {
+    void trace(
+        int depth,
+        MatchStep.Candidate kind,
+        String configured,
+        DescriptorNode node,
+        MatchStep.Outcome outcome) {
+      // Steps are built only when tracing, so the request path allocates nothing for them.
+      if (tracer.tracing()) {
+        tracer.step(
+            new MatchStep(
+                depth,
+                entries.get(depth),
+                kind,
+                configured,
+                Optional.ofNullable(node).map(n -> n.rule),
+                outcome));
+      }
+    }
+  }
+
+  private static boolean search(Map<String, KeyGroup> level, int depth, Walk walk) {
+    Entry entry = walk.entries().get(depth);
     KeyGroup group = level.get(entry.key());
     if (group == null) {
+      walk.trace(depth, MatchStep.Candidate.KEY_ONLY, "", null, MatchStep.Outcome.NO_KEY);
       return false;
     }
-    if (tryCandidate(group.exact().get(entry.value()), entries, depth, path)) {
+    DescriptorNode exact = group.exact().get(entry.value());
+    if (exact == null) {
+      walk.trace(
+          depth, MatchStep.Candidate.EXACT, entry.value(), null, MatchStep.Outcome.NOT_CONFIGURED);
+    } else if (tryCandidate(exact, MatchStep.Candidate.EXACT, entry.value(), depth, walk)) {
       return true;
     }
     for (Wildcard wildcard : group.wildcards()) {
-      if (wildcard.pattern().matches(entry.value())
-          && tryCandidate(wildcard.node(), entries, depth, path)) {
+      String pattern = wildcard.pattern().pattern();
+      if (!wildcard.pattern().matches(entry.value())) {
+        walk.trace(
+            depth,
+            MatchStep.Candidate.WILDCARD,
+            pattern,
+            wildcard.node(),
+            MatchStep.Outcome.PATTERN_MISMATCH);
+      } else if (tryCandidate(
+          wildcard.node(), MatchStep.Candidate.WILDCARD, pattern, depth, walk)) {
         return true;
       }
     }
-    return tryCandidate(group.keyOnly(), entries, depth, path);
+    if (group.keyOnly() == null) {
+      walk.trace(depth, MatchStep.Candidate.KEY_ONLY, "", null, MatchStep.Outcome.NOT_CONFIGURED);
+      return false;
+    }
+    return tryCandidate(group.keyOnly(), MatchStep.Candidate.KEY_ONLY, "", depth, walk);
   }
 
   private static boolean tryCandidate(
-      DescriptorNode node, List<Entry> entries, int depth, DescriptorNode[] path) {
-    if (node == null) {
+      DescriptorNode node, MatchStep.Candidate kind, String configured, int depth, Walk walk) {
+    walk.path()[depth] = node;
+    if (depth == walk.entries().size() - 1) {
+      boolean ends = node.endsMatch();
+      walk.trace(
+          depth,
+          kind,
+          configured,
+          node,
+          ends ? MatchStep.Outcome.MATCHED : MatchStep.Outcome.INNER_WITHOUT_RATE_LIMIT);
+      return ends;
+    }
+    if (node.children.isEmpty()) {
+      walk.trace(depth, kind, configured, node, MatchStep.Outcome.NO_CHILDREN);
       return false;
     }
-    path[depth] = node;
-    if (depth == entries.size() - 1) {
-      return node.endsMatch();
+    walk.trace(depth, kind, configured, node, MatchStep.Outcome.DESCEND);
+    if (search(node.children, depth + 1, walk)) {
+      return true;
     }
-    return !node.children.isEmpty() && search(node.children, entries, depth + 1, path);
+    walk.trace(depth, kind, configured, node, MatchStep.Outcome.BACKTRACK);
+    return false;
   }
 
   private static List<Entry> counterEntries(List<Entry> entries, DescriptorNode[] path) {

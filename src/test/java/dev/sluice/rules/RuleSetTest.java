@@ -358,10 +358,85 @@ class RuleSetTest {
         .contains(Limit.of(2, Unit.HOUR, Algorithm.FIXED_WINDOW));
   }
 
-  /** The path of the rule {@code request} lands on, or {@code "-"} for no match. */
+  /**
+   * The path of the rule {@code request} lands on, or {@code "-"} for no match. Every table row is
+   * also matched with a tracer (what {@code sluice explain} shows): the traced walk must reach the
+   * same rule, its one {@code MATCHED} step must be the last step and name that rule, and a failed
+   * walk must have no {@code MATCHED} step.
+   */
   private static String matchedPath(RuleSet rules, String domain, String request) {
     Optional<Match> match = rules.match(domain, entries(request));
+    List<MatchStep> steps = new ArrayList<>();
+    Optional<Match> traced = rules.match(domain, entries(request), steps::add);
+    assertThat(traced).isEqualTo(match);
+    List<MatchStep> taken =
+        steps.stream().filter(s -> s.outcome() == MatchStep.Outcome.MATCHED).toList();
+    if (match.isPresent()) {
+      assertThat(taken).containsExactly(steps.get(steps.size() - 1));
+      assertThat(taken.get(0).rule()).contains(match.get().rule());
+      assertThat(taken.get(0).depth()).isEqualTo(entries(request).size() - 1);
+    } else {
+      assertThat(taken).isEmpty();
+    }
     return match.map(m -> m.rule().path()).orElse(NO_MATCH);
+  }
+
+  @Test
+  void match_withTracer_reportsEveryCandidateInOrderIncludingBacktracking() {
+    List<String> steps = new ArrayList<>();
+    BACKTRACKING.match(
+        "bt",
+        entries("user=alice action=delete"),
+        s ->
+            steps.add(
+                s.depth()
+                    + " "
+                    + s.candidate()
+                    + " "
+                    + s.configured()
+                    + " "
+                    + s.outcome()
+                    + s.rule().map(r -> " " + r.path()).orElse("")));
+
+    assertThat(steps)
+        .containsExactly(
+            "0 EXACT alice DESCEND user_alice",
+            "1 EXACT delete NOT_CONFIGURED",
+            "1 KEY_ONLY  NOT_CONFIGURED",
+            "0 EXACT alice BACKTRACK user_alice",
+            "0 WILDCARD ali* DESCEND user_ali*",
+            "1 EXACT delete NOT_CONFIGURED",
+            "1 KEY_ONLY  NOT_CONFIGURED",
+            "0 WILDCARD ali* BACKTRACK user_ali*",
+            "0 KEY_ONLY  DESCEND user",
+            "1 EXACT delete NOT_CONFIGURED",
+            "1 KEY_ONLY  MATCHED user.action");
+  }
+
+  @Test
+  void match_withTracer_reportsMismatchedPatternsSkippedInnerNodesAndMissingKeys() {
+    List<MatchStep.Outcome> precedence = new ArrayList<>();
+    PRECEDENCE.match("precedence", entries("k=zzz"), s -> precedence.add(s.outcome()));
+    List<MatchStep.Outcome> inner = new ArrayList<>();
+    NESTED.match("nested", entries("only_inner=1"), s -> inner.add(s.outcome()));
+    List<MatchStep.Outcome> unknown = new ArrayList<>();
+    NESTED.match("nested", entries("a=1 z=2"), s -> unknown.add(s.outcome()));
+
+    assertThat(precedence)
+        .containsExactly(
+            MatchStep.Outcome.NOT_CONFIGURED,
+            MatchStep.Outcome.PATTERN_MISMATCH,
+            MatchStep.Outcome.PATTERN_MISMATCH,
+            MatchStep.Outcome.MATCHED);
+    assertThat(inner)
+        .containsExactly(
+            MatchStep.Outcome.NOT_CONFIGURED, MatchStep.Outcome.INNER_WITHOUT_RATE_LIMIT);
+    assertThat(unknown)
+        .containsExactly(
+            MatchStep.Outcome.NOT_CONFIGURED,
+            MatchStep.Outcome.DESCEND,
+            MatchStep.Outcome.NO_KEY,
+            MatchStep.Outcome.BACKTRACK);
   }
 
   /** {@code "k1=v1 k2=v2"} as entries; a value may be empty ({@code "k="}). */
