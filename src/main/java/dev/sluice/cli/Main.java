@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
       CheckCommand.class,
       BenchCommand.class,
       BenchServerCommand.class,
-      CallCommand.class
+      CallCommand.class,
+      ExplainCommand.class
     })
 public final class Main implements Callable<Integer> {
 

@@ -47,10 +47,11 @@ public final class RequestPreview {
       call.descriptors().forEach(d -> previews.add(new Previewed.NotLimited()));
       return previews;
     }
-    for (Planned planned : new Planner(overrideAlgorithm).plan(snapshot, call)) {
-      if (planned.counted()) {
-        previews.add(new Previewed.Counted(planned.hit(), planned.rule() == null));
-      } else if (planned.fixed() == DescriptorDecision.UNLIMITED) {
+    for (Plan plan : new Planner(overrideAlgorithm).plan(snapshot, call)) {
+      if (plan instanceof Plan.Counted counted) {
+        previews.add(
+            new Previewed.Counted(counted.hit(), counted.metric() == Plan.MetricLabel.OVERRIDE));
+      } else if (plan instanceof Plan.Unlimited) {
         previews.add(new Previewed.Unlimited());
       } else {
         previews.add(new Previewed.NotLimited());
