@@ -14,6 +14,7 @@ import dev.sluice.rules.RuleSet;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.testing.InlineRules;
 import dev.sluice.testing.RedisServerExtension;
+import dev.sluice.threads.DaemonThreadFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,8 +33,10 @@ class ExplainRedisIT {
 
   private final RedisCounterStore store =
       new RedisCounterStore(
-          new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, "explain:"),
-          Clock.systemUTC());
+              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, "explain:"),
+              Clock.systemUTC(),
+              new DaemonThreadFactory("explain-redis-lane"))
+          .start();
   private final RateLimiter limiter =
       new RateLimiter(
           () -> RULES,

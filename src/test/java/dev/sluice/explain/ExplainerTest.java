@@ -46,7 +46,7 @@ class ExplainerTest {
   private static final RuleSet RULE_SET = InlineRules.load(RULES);
 
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L - 8);
-  private final InMemoryCounterStore store = new InMemoryCounterStore(clock);
+  private final InMemoryCounterStore store = new InMemoryCounterStore(clock, clock);
   private final RateLimiter limiter =
       new RateLimiter(
           () -> RULE_SET,
