@@ -107,7 +107,7 @@ final class ExplainCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    RuleLoader loader = new RuleLoader(rules.defaultAlgorithm);
+    RuleLoader loader = new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules);
     LoadResult result = loader.load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       BenchServerCommand.class,
       CallCommand.class,
-      ExplainCommand.class
+      ExplainCommand.class,
+      ReplayCommand.class
     })
 public final class Main implements Callable<Integer> {
 

@@ -2,6 +2,7 @@ package dev.sluice.live;
 
 import dev.sluice.limiter.CountedOutcome;
 import dev.sluice.limiter.DecisionListener;
+import dev.sluice.metrics.SpaceSaving;
 import dev.sluice.rules.Entry;
 import java.time.Clock;
 import java.util.ArrayList;

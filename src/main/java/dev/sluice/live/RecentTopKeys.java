@@ -1,5 +1,6 @@
 package dev.sluice.live;
 
+import dev.sluice.metrics.SpaceSaving;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.sluice.live;
+package dev.sluice.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.sluice.live;
+package dev.sluice.metrics;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,9 +16,9 @@ import java.util.Map;
  * the minimum, O(capacity), which at the small capacities used here costs less than keeping a
  * sorted structure on every increment.
  */
-final class SpaceSaving<K> {
+public final class SpaceSaving<K> {
   /** One held key: its estimated count and the most that estimate may exceed the truth by. */
-  record Counted<K>(K key, long count, long error) {}
+  public record Counted<K>(K key, long count, long error) {}
 
   private static final class Slot {
     long count;
@@ -28,7 +28,7 @@ final class SpaceSaving<K> {
   private final int capacity;
   private final Map<K, Slot> slots;
 
-  SpaceSaving(int capacity) {
+  public SpaceSaving(int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be >= 1: " + capacity);
     }
@@ -36,7 +36,7 @@ final class SpaceSaving<K> {
     this.slots = new HashMap<>(capacity * 2);
   }
 
-  synchronized void add(K key, long count) {
+  public synchronized void add(K key, long count) {
     Slot slot = slots.get(key);
     if (slot == null) {
       if (slots.size() < capacity) {
@@ -63,14 +63,14 @@ final class SpaceSaving<K> {
   }
 
   /** Every held key, highest count first. */
-  synchronized List<Counted<K>> all() {
+  public synchronized List<Counted<K>> all() {
     List<Counted<K>> held = new ArrayList<>(slots.size());
     slots.forEach((key, slot) -> held.add(new Counted<>(key, slot.count, slot.error)));
     held.sort(Comparator.comparingLong((Counted<K> c) -> c.count()).reversed());
     return held;
   }
 
-  synchronized int size() {
+  public synchronized int size() {
     return slots.size();
   }
 }

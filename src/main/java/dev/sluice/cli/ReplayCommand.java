@@ -1,0 +1,109 @@
+package dev.sluice.cli;
+
+import dev.sluice.replay.CaptureFile;
+import dev.sluice.replay.ReplayReport;
+import dev.sluice.replay.ReplayText;
+import dev.sluice.replay.Replayer;
+import dev.sluice.rules.RuleSet;
+import dev.sluice.rules.load.LoadResult;
+import dev.sluice.rules.load.RuleLoader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice replay}: a capture through the real decision code on a simulated clock, per rule;
+ * with {@code --compare-config}, two rule sets side by side on the same traffic.
+ */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Replay captured requests against rules (memory store, simulated clock).")
+final class ReplayCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Mixin RulesOptions rules;
+
+  @Option(
+      names = "--input",
+      required = true,
+      defaultValue = "${env:SLUICE_REPLAY_INPUT}",
+      description = "Capture file, JSON lines (env SLUICE_REPLAY_INPUT).")
+  Path input;
+
+  @Option(
+      names = "--compare-config",
+      defaultValue = "${env:SLUICE_REPLAY_COMPARE_CONFIG}",
+      description =
+          "A second rule directory or file to compare with (env SLUICE_REPLAY_COMPARE_CONFIG).")
+  Path compareConfig;
+
+  @Option(
+      names = "--speed",
+      defaultValue = "${env:SLUICE_REPLAY_SPEED:-max}",
+      description =
+          "max (as fast as possible) or 1x (the capture's own pace) (env SLUICE_REPLAY_SPEED, default ${DEFAULT-VALUE}).")
+  String speed;
+
+  @Option(
+      names = "--instances",
+      defaultValue = "${env:SLUICE_REPLAY_INSTANCES:-1}",
+      description =
+          "Sluice instances sharing the store, requests round-robin (env SLUICE_REPLAY_INSTANCES, default ${DEFAULT-VALUE}).")
+  int instances;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Replayer.Settings settings;
+    try {
+      settings = new Replayer.Settings(rules.defaultAlgorithm, instances, realTime());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Optional<RuleSet> a = load(rules.config, err);
+    Optional<RuleSet> b = compareConfig == null ? Optional.empty() : load(compareConfig, err);
+    if (a.isEmpty() || (compareConfig != null && b.isEmpty())) {
+      return 1;
+    }
+    ReplayReport first = replay(a.get(), settings);
+    out.print(
+        b.isEmpty()
+            ? ReplayText.render(first)
+            : ReplayText.compare(first, replay(b.get(), settings)));
+    out.flush();
+    return 0;
+  }
+
+  private boolean realTime() {
+    return switch (speed) {
+      case "max" -> false;
+      case "1x" -> true;
+      default -> throw new ParameterException(spec.commandLine(), "--speed is max or 1x: " + speed);
+    };
+  }
+
+  private ReplayReport replay(RuleSet ruleSet, Replayer.Settings settings) throws Exception {
+    try (CaptureFile capture = new CaptureFile(input)) {
+      return Replayer.replay(ruleSet, capture, settings);
+    }
+  }
+
+  private Optional<RuleSet> load(Path path, PrintWriter err) {
+    LoadResult result = new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules).load(path);
+    if (result instanceof LoadResult.Failed failed) {
+      failed.problems().forEach(err::println);
+      return Optional.empty();
+    }
+    return Optional.of(((LoadResult.Loaded) result).rules());
+  }
+}

@@ -1,0 +1,177 @@
+package dev.sluice.replay;
+
+import dev.sluice.config.LimiterConfig;
+import dev.sluice.limiter.CountedOutcome;
+import dev.sluice.limiter.DecisionListener;
+import dev.sluice.limiter.DescriptorRequest;
+import dev.sluice.limiter.RateLimitCall;
+import dev.sluice.limiter.RateLimiter;
+import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
+import dev.sluice.rules.Rule;
+import dev.sluice.rules.RuleSet;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.threads.Scheduler;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a captured stream through the real {@link RateLimiter} on the memory store, on a simulated
+ * clock set to each request's timestamp, and tallies what every rule did. One instance replays one
+ * stream on the calling thread; the memory store answers synchronously, so the order of decisions
+ * is the order of the input and the report is deterministic.
+ */
+public final class Replayer implements DecisionListener {
+  /** Replays have no idle time to sweep in; expired counters are replaced as they are reached. */
+  private static final Scheduler NO_BACKGROUND_WORK =
+      new Scheduler() {
+        @Override
+        public Cancellable scheduleWithFixedDelay(
+            Runnable task, java.time.Duration initialDelay, java.time.Duration delay) {
+          return () -> {};
+        }
+
+        @Override
+        public void execute(Runnable task) {
+          task.run();
+        }
+      };
+
+  /**
+   * How to replay.
+   *
+   * @param instances Sluice instances sharing the one store; requests go to them round-robin, which
+   *     with a shared store decides exactly as one instance does
+   * @param realTime wait between requests as the capture did ({@code --speed 1x}); else as fast as
+   *     possible
+   */
+  public record Settings(Algorithm overrideAlgorithm, int instances, boolean realTime) {
+    public Settings {
+      if (instances < 1) {
+        throw new IllegalArgumentException("instances must be >= 1: " + instances);
+      }
+    }
+  }
+
+  private final RuleSet rules;
+  private final Settings settings;
+  private final Map<String, Algorithm> algorithms = new HashMap<>();
+  private final Map<String, RuleTally> tallies = new TreeMap<>();
+  private final Map<Long, Long> decisionsPerSecond = new HashMap<>();
+  private final Map<Long, Long> commandsPerSecond = new HashMap<>();
+  private SimulatedClock clock;
+  private long second;
+
+  private Replayer(RuleSet rules, Settings settings) {
+    this.rules = rules;
+    this.settings = settings;
+    for (Rule rule : rules.rules()) {
+      rule.limit().ifPresent(limit -> algorithms.put(rule.id(), limit.algorithm()));
+    }
+  }
+
+  /** Replays {@code input} against {@code rules}; reads it once, in order. */
+  public static ReplayReport replay(
+      RuleSet rules, Iterator<CapturedRequest> input, Settings settings)
+      throws InterruptedException {
+    return new Replayer(rules, settings).run(input);
+  }
+
+  private ReplayReport run(Iterator<CapturedRequest> input) throws InterruptedException {
+    if (!input.hasNext()) {
+      return new ReplayReport(0, 0, 0, 0, 0, List.of());
+    }
+    CapturedRequest first = input.next();
+    clock = new SimulatedClock(first.timestampMillis());
+    InMemoryCounterStore store = new InMemoryCounterStore(clock, NO_BACKGROUND_WORK);
+    List<RateLimiter> instances = new ArrayList<>();
+    for (int i = 0; i < settings.instances(); i++) {
+      instances.add(
+          new RateLimiter(
+              () -> rules,
+              RateLimiter.StoreChoice.of(store),
+              limiterConfig(),
+              new SluiceMetrics(new PrometheusRegistry()),
+              this));
+    }
+    long requests = 0;
+    long last = first.timestampMillis();
+    for (CapturedRequest request = first; request != null; request = next(input)) {
+      if (settings.realTime() && request.timestampMillis() > last) {
+        Thread.sleep(request.timestampMillis() - last);
+      }
+      last = Math.max(last, request.timestampMillis());
+      clock.moveTo(request.timestampMillis());
+      second = Math.floorDiv(clock.millis(), 1000);
+      decisionsPerSecond.merge(second, 1L, Long::sum);
+      instances.get((int) (requests++ % instances.size())).decide(toCall(request)).join();
+    }
+    return report(requests, last - first.timestampMillis());
+  }
+
+  private LimiterConfig limiterConfig() {
+    LimiterConfig defaults = LimiterConfig.defaults();
+    return new LimiterConfig(
+        settings.overrideAlgorithm(),
+        defaults.failureMode(),
+        settings.instances(),
+        defaults.globalShadowMode(),
+        0);
+  }
+
+  private static CapturedRequest next(Iterator<CapturedRequest> input) {
+    return input.hasNext() ? input.next() : null;
+  }
+
+  private static RateLimitCall toCall(CapturedRequest request) {
+    List<DescriptorRequest> descriptors = new ArrayList<>(request.descriptors().size());
+    for (List<Entry> entries : request.descriptors()) {
+      descriptors.add(new DescriptorRequest(entries, Optional.empty(), OptionalLong.empty()));
+    }
+    return new RateLimitCall(request.domain(), descriptors, request.hits());
+  }
+
+  @Override
+  public void counted(CountedOutcome outcome) {
+    String id = outcome.domain() + "." + outcome.rule();
+    String key = outcome.entries().stream().map(Entry::toString).collect(Collectors.joining(","));
+    tallies
+        .computeIfAbsent(id, k -> new RuleTally())
+        .add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
+    Algorithm algorithm = algorithms.getOrDefault(id, settings.overrideAlgorithm());
+    commandsPerSecond.merge(second, algorithm == Algorithm.TOKEN_BUCKET ? 1L : 2L, Long::sum);
+  }
+
+  private ReplayReport report(long requests, long simulatedMillis) {
+    List<ReplayReport.RuleReport> rulesReport = new ArrayList<>();
+    tallies.forEach(
+        (id, t) ->
+            rulesReport.add(
+                new ReplayReport.RuleReport(
+                    id,
+                    t.requests,
+                    t.allowed,
+                    t.refused,
+                    t.shadowRefused,
+                    t.peakPerSecond(),
+                    t.topLimited(10))));
+    long totalCommands = commandsPerSecond.values().stream().mapToLong(Long::longValue).sum();
+    double seconds = Math.max(1.0, Math.ceil(simulatedMillis / 1000.0));
+    return new ReplayReport(
+        requests,
+        simulatedMillis,
+        decisionsPerSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
+        commandsPerSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
+        totalCommands / seconds,
+        rulesReport);
+  }
+}
