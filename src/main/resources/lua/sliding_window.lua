@@ -4,8 +4,8 @@
 --   estimate = previous * (window - elapsed) / window + current
 --   allowed iff estimate + hits <= limit; only allowed hits are counted.
 --
--- KEYS[1]  the counter key inside a hash tag, e.g. {sw|60|api|user=alice}. The script reads and
---          writes KEYS[1] .. '|' .. window index for the current and the previous window: both
+-- KEYS[1]  the counter key, e.g. sw|60|api|user=alice ({sw|60|api|user=alice} on a cluster).
+--          The script reads and writes KEYS[1] .. '|' .. window index for the current and the previous window: both
 --          share KEYS[1]'s hash tag, so they live in its slot on a cluster. Each is a string
 --          holding that window's count of allowed hits.
 -- ARGV[1]  limit (requests_per_unit), hits per window

@@ -16,9 +16,10 @@ import java.util.List;
  * clock). Only allowed hits are counted, so a refused request takes nothing.
  *
  * <p>Memory: one {@link Windows} per key, holding both counts. Redis: two string keys, the window
- * index appended to the counter key, which is wrapped in a hash tag ({@code
- * {sw|60|api|user=alice}|29334500}) so both windows live in one cluster slot; each expires two
- * windows after its window began, once it can no longer be anyone's previous window.
+ * index appended to the counter key ({@code sw|60|api|user=alice|29334500}; on a cluster the
+ * batch's key carries the hash tag, {@code {sw|60|api|user=alice}|29334500}, so both windows live
+ * in one slot); each expires two windows after its window began, once it can no longer be anyone's
+ * previous window.
  */
 public final class SlidingWindow implements CountingAlgorithm {
   static final SlidingWindow INSTANCE = new SlidingWindow();
@@ -103,9 +104,14 @@ public final class SlidingWindow implements CountingAlgorithm {
     };
   }
 
-  /** The counter key in a hash tag: the script appends each window's index after it. */
+  /**
+   * The counter key as the batch names it; the script appends each window's index after it. No hash
+   * tag of our own: on a cluster {@link RedisBatch#key} already wraps the counter key in one
+   * ({@code prefix{counter key}}), which the appended index keeps, and the store routes the hit by
+   * that same tag; a second pair of braces would move the keys to another slot (MOVED).
+   */
   private static String baseKey(RedisBatch redis, Hit hit) {
-    return "{" + redis.key(hit.key()) + "}";
+    return redis.key(hit.key());
   }
 
   private static long count(String value) {

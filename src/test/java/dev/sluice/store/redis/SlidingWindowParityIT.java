@@ -88,7 +88,7 @@ class SlidingWindowParityIT {
     onRedis(hit);
     long nowMillis = clock.millis();
     long index = Math.floorDiv(nowMillis, 60_000L);
-    long ttl = jedis.pttl("{" + hit.key() + "}|" + index);
+    long ttl = jedis.pttl(hit.key() + "|" + index);
     assertThat(ttl).isPositive().isLessThanOrEqualTo((index + 2) * 60_000L - nowMillis);
     assertThat(ttl).isGreaterThan(60_000L);
   }
@@ -99,7 +99,7 @@ class SlidingWindowParityIT {
     Object reply =
         jedis.eval(
             script,
-            List.of("{" + hit.key() + "}"),
+            List.of(hit.key()),
             List.of(
                 Long.toString(hit.limit().requestsPerUnit()),
                 Long.toString(hit.limit().unit().seconds()),
