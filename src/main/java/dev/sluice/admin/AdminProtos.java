@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** The one rendering of rules, reload errors and counters into {@code sluice.admin.v1}. */
-final class AdminProtos {
+public final class AdminProtos {
   private AdminProtos() {}
 
   static GetRulesResponse rules(
@@ -29,7 +29,8 @@ final class AdminProtos {
     return response.build();
   }
 
-  static dev.sluice.admin.v1.Rule rule(Rule rule) {
+  /** A rule as the admin API shows it; limits clamped to uint32 like the RLS response. */
+  public static dev.sluice.admin.v1.Rule rule(Rule rule) {
     dev.sluice.admin.v1.Rule.Builder proto =
         dev.sluice.admin.v1.Rule.newBuilder()
             .setDomain(rule.domain())

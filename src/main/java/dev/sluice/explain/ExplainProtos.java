@@ -1,6 +1,7 @@
 package dev.sluice.explain;
 
 import com.google.protobuf.Duration;
+import dev.sluice.admin.AdminProtos;
 import dev.sluice.admin.v1.DescriptorExplanation.Effect;
 import dev.sluice.admin.v1.ExplainResponse;
 import dev.sluice.admin.v1.ExplainedCounter;
@@ -9,7 +10,7 @@ import dev.sluice.admin.v1.MatchStep.Outcome;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.MatchStep;
-import dev.sluice.rules.Rule;
+import dev.sluice.service.ProtoValues;
 import java.util.Locale;
 
 /**
@@ -34,7 +35,7 @@ public final class ExplainProtos {
         dev.sluice.admin.v1.DescriptorExplanation.newBuilder();
     d.entries().forEach(e -> proto.addEntries(entry(e)));
     d.steps().forEach(s -> proto.addSteps(step(s)));
-    d.rule().ifPresent(r -> proto.setRule(rule(r)));
+    d.rule().ifPresent(r -> proto.setRule(AdminProtos.rule(r)));
     effect(proto, d.effect());
     return proto.build();
   }
@@ -63,10 +64,10 @@ public final class ExplainProtos {
     return ExplainedCounter.newBuilder()
         .setKey(counted.hit().key())
         .setStoreKey(counted.counter().storeKey())
-        .setRequestsPerUnit((int) limit.requestsPerUnit())
+        .setRequestsPerUnit(ProtoValues.uint32(limit.requestsPerUnit()))
         .setUnit(limit.unit().name().toLowerCase(Locale.ROOT))
         .setAlgorithm(limit.algorithm().configName())
-        .setBurst((int) limit.burst())
+        .setBurst(ProtoValues.uint32(limit.burst()))
         .setHits(counted.hit().hits())
         .setShadowMode(counted.shadowMode())
         .setQuotaMode(counted.quotaMode())
@@ -96,28 +97,5 @@ public final class ExplainProtos {
         .setKey(entry.key())
         .setValue(entry.value())
         .build();
-  }
-
-  private static dev.sluice.admin.v1.Rule rule(Rule rule) {
-    dev.sluice.admin.v1.Rule.Builder proto =
-        dev.sluice.admin.v1.Rule.newBuilder()
-            .setDomain(rule.domain())
-            .setPath(rule.path())
-            .setName(rule.name())
-            .setUnlimited(rule.unlimited())
-            .setShadowMode(rule.shadowMode())
-            .setQuotaMode(rule.flags().quotaMode())
-            .setDetailedMetric(rule.flags().detailedMetric())
-            .addAllReplaces(rule.replaces().stream().sorted().toList())
-            .setOrigin(rule.origin());
-    rule.limit()
-        .ifPresent(
-            limit ->
-                proto
-                    .setRequestsPerUnit((int) limit.requestsPerUnit())
-                    .setUnit(limit.unit().name().toLowerCase(Locale.ROOT))
-                    .setAlgorithm(limit.algorithm().configName())
-                    .setBurst((int) limit.burst()));
-    return proto.build();
   }
 }
