@@ -22,7 +22,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -140,7 +139,7 @@ class RedisOutageIT {
     }
     assertThat(threadsAfterRecovery[1])
         .as("no thread leak across outages")
-        .isLessThanOrEqualTo(threadsAfterRecovery[0] + 1);
+        .isLessThanOrEqualTo(threadsAfterRecovery[0]);
   }
 
   private static long connectedClients(Jedis client) {
@@ -243,7 +242,15 @@ class RedisOutageIT {
         .getStatus();
   }
 
+  /**
+   * Threads Sluice itself started (its factories name them {@code sluice-*}). The JVM-wide count
+   * also holds gRPC's and Netty's on-demand pools and the common pool, which grow by a thread or
+   * two under load whether anything leaks or not, so a leak check on it fails at random.
+   */
   private static int liveThreads() {
-    return ManagementFactory.getThreadMXBean().getThreadCount();
+    return (int)
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("sluice-"))
+            .count();
   }
 }
