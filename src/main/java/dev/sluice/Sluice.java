@@ -6,6 +6,7 @@ import dev.sluice.admin.AdminGrpcService;
 import dev.sluice.admin.AdminHttpServer;
 import dev.sluice.admin.CounterAdmin;
 import dev.sluice.admin.CountersHandler;
+import dev.sluice.admin.ExplainHandler;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.HealthReport;
 import dev.sluice.admin.JsonHandler;
@@ -18,6 +19,8 @@ import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.config.XdsConfig;
+import dev.sluice.explain.Explainer;
+import dev.sluice.explain.RequestExplainer;
 import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.live.LiveHandler;
@@ -35,6 +38,7 @@ import dev.sluice.rules.xds.XdsRuleClient;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
 import dev.sluice.service.RateLimitGrpcService;
+import dev.sluice.service.RequestMapping;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
@@ -196,6 +200,7 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/rules", new RulesHandler(adminApi));
     admin.handle("/json", new ReadGuard(adminApi, new JsonHandler(service)));
     admin.handle("/counters", new CountersHandler(adminApi));
+    admin.handle("/explain", new ExplainHandler(adminApi));
     admin.handle("/ui", new ReadGuard(adminApi, new LiveHandler(live, this::liveStatus)));
     started.add(admin.start());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
@@ -243,7 +248,12 @@ public final class Sluice implements AutoCloseable {
     if (access.adminTokenFile().isEmpty()) {
       log.info("admin writes disabled: no --admin-token-file");
     }
-    return new AdminApi(reloader, new CounterAdmin(reloader::rules, store), checks);
+    // Explain reads the primary store (never the local fallback), as inspect does.
+    RequestExplainer explainer =
+        new RequestExplainer(
+            new Explainer(reloader::rules, store, config.rules().defaultAlgorithm()),
+            new RequestMapping(config.requestLimits()));
+    return new AdminApi(reloader, new CounterAdmin(reloader::rules, store), checks, explainer);
   }
 
   /** Plaintext, or TLS whose files are re-read every reload interval. */

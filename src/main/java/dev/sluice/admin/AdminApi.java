@@ -1,13 +1,16 @@
 package dev.sluice.admin;
 
 import dev.sluice.admin.v1.CounterRequest;
+import dev.sluice.admin.v1.ExplainResponse;
 import dev.sluice.admin.v1.GetRulesResponse;
 import dev.sluice.admin.v1.InspectCounterResponse;
 import dev.sluice.admin.v1.ReloadResponse;
 import dev.sluice.admin.v1.ResetCounterResponse;
+import dev.sluice.explain.RequestExplainer;
 import dev.sluice.logging.LogText;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.load.RuleReloader;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -26,11 +29,17 @@ public final class AdminApi {
   private final RuleReloader reloader;
   private final CounterAdmin counters;
   private final AdminAccess access;
+  private final RequestExplainer explainer;
 
-  public AdminApi(RuleReloader reloader, CounterAdmin counters, AdminAccess access) {
+  public AdminApi(
+      RuleReloader reloader,
+      CounterAdmin counters,
+      AdminAccess access,
+      RequestExplainer explainer) {
     this.reloader = reloader;
     this.counters = counters;
     this.access = access;
+    this.explainer = explainer;
   }
 
   /** Passes when {@code caller} may read; for endpoints outside this API (health, metrics). */
@@ -48,6 +57,15 @@ public final class AdminApi {
           access.check(caller, AdminAccess.Kind.READ);
           return CompletableFuture.completedFuture(
               AdminProtos.rules(reloader.current(), reloader.lastError()));
+        });
+  }
+
+  /** Explains {@code request} without consuming anything: a read. */
+  public CompletableFuture<ExplainResponse> explain(Caller caller, RateLimitRequest request) {
+    return call(
+        () -> {
+          access.check(caller, AdminAccess.Kind.READ);
+          return explainer.explain(request);
         });
   }
 

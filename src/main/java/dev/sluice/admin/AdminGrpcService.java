@@ -1,6 +1,8 @@
 package dev.sluice.admin;
 
 import dev.sluice.admin.v1.CounterRequest;
+import dev.sluice.admin.v1.ExplainRequest;
+import dev.sluice.admin.v1.ExplainResponse;
 import dev.sluice.admin.v1.GetRulesRequest;
 import dev.sluice.admin.v1.GetRulesResponse;
 import dev.sluice.admin.v1.InspectCounterResponse;
@@ -8,6 +10,7 @@ import dev.sluice.admin.v1.ReloadRequest;
 import dev.sluice.admin.v1.ReloadResponse;
 import dev.sluice.admin.v1.ResetCounterResponse;
 import dev.sluice.admin.v1.SluiceAdminGrpc;
+import dev.sluice.explain.RequestExplainer;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Grpc;
@@ -61,6 +64,11 @@ public final class AdminGrpcService extends SluiceAdminGrpc.SluiceAdminImplBase 
   @Override
   public void resetCounter(CounterRequest request, StreamObserver<ResetCounterResponse> responses) {
     answer(api.reset(caller(), request), responses);
+  }
+
+  @Override
+  public void explain(ExplainRequest request, StreamObserver<ExplainResponse> responses) {
+    answer(api.explain(caller(), RequestExplainer.toEnvoy(request)), responses);
   }
 
   private static Caller caller() {

@@ -14,11 +14,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Envoy's {@link RateLimitRequest} to a {@link RateLimitCall}, within {@link RequestLimits}. */
-final class RequestMapping {
+/**
+ * Envoy's {@link RateLimitRequest} to a {@link RateLimitCall}, within {@link RequestLimits}. Public
+ * so the admin API's explain maps a request exactly as ShouldRateLimit does. Immutable.
+ */
+public final class RequestMapping {
   private final RequestLimits limits;
 
-  RequestMapping(RequestLimits limits) {
+  public RequestMapping(RequestLimits limits) {
     this.limits = limits;
   }
 
@@ -27,7 +30,7 @@ final class RequestMapping {
    *     {@link RequestLimits} (the message names the limit), or an override whose unit is UNKNOWN
    *     or not a unit we know (the reference service crashes on it)
    */
-  RateLimitCall toCall(RateLimitRequest request) {
+  public RateLimitCall toCall(RateLimitRequest request) {
     checkSize("domain", request.getDomain(), limits.maxDomainBytes(), "--max-domain-bytes");
     if (request.getDescriptorsCount() > limits.maxDescriptors()) {
       throw new InvalidRequestException(
