@@ -355,6 +355,9 @@ public final class Sluice implements AutoCloseable {
         && !xds.map(XdsRuleClient::hasReceivedRules).orElse(false)) {
       problems.add("no rules received yet from xds server " + xdsConfig.server());
     }
+    if (config.server().healthNeedsRules() && reloader.rules().domains().isEmpty()) {
+      problems.add("no rules loaded (--health-needs-rules)");
+    }
     if (!store.available()) {
       problems.add(
           "store "

@@ -6,8 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.rules.Algorithm;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -30,6 +37,55 @@ class SluiceEmptyRulesTest {
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("no rules found")
         .hasMessageContaining("--allow-empty-rules");
+  }
+
+  @Test
+  void healthNeedsRules_unhealthyUntilAFileBringsADomain() throws Exception {
+    ServeConfig config = config(true);
+    config = config.withServer(config.server().withHealthNeedsRules(true));
+    try (Sluice sluice = Sluice.start(config, clock)) {
+      assertThat(healthcheck(sluice).statusCode()).isEqualTo(503);
+      assertThat(healthcheck(sluice).body()).contains("no rules loaded");
+
+      Files.writeString(
+          dir.resolve("a.yaml"),
+          """
+          domain: a
+          descriptors:
+            - key: k
+              rate_limit: {unit: second, requests_per_unit: 1}
+          """);
+      Eventually.await(
+          Duration.ofSeconds(10),
+          "healthy after the reload",
+          () -> healthcheck(sluice).statusCode() == 200);
+
+      Files.delete(dir.resolve("a.yaml"));
+      Eventually.await(
+          Duration.ofSeconds(10),
+          "unhealthy again with zero domains",
+          () -> healthcheck(sluice).statusCode() == 503);
+    }
+  }
+
+  @Test
+  void emptyRulesAllowed_withoutHealthNeedsRules_healthy() throws Exception {
+    try (Sluice sluice = Sluice.start(config(true), clock)) {
+      assertThat(healthcheck(sluice).statusCode()).isEqualTo(200);
+    }
+  }
+
+  private static HttpResponse<String> healthcheck(Sluice sluice) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + sluice.httpPort() + "/healthcheck"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test

@@ -187,7 +187,11 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
       put("RUNTIME_ROOT", "SLUICE_CONFIG", dir.normalize().toString());
     }
     same("MERGE_DOMAIN_CONFIG", "SLUICE_MERGE_DOMAINS");
-    same("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "SLUICE_HEALTH_NEEDS_RULES");
+    if (flag("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED")) {
+      // As in the reference: start with no rules, unhealthy until a load brings one domain.
+      put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "SLUICE_HEALTH_NEEDS_RULES", "true");
+      put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "SLUICE_ALLOW_EMPTY_RULES", "true");
+    }
     if (env.containsKey("FORCE_START_WITHOUT_INITIAL_CONFIG")) {
       put(
           "FORCE_START_WITHOUT_INITIAL_CONFIG",

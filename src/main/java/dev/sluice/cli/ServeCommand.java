@@ -256,6 +256,15 @@ final class ServeCommand implements Callable<Integer> {
   boolean adminReadOnly;
 
   @Option(
+      names = "--health-needs-rules",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_HEALTH_NEEDS_RULES:-false}",
+      description =
+          "Health fails while no domain is loaded, e.g. with --allow-empty-rules before the first"
+              + " file arrives (env SLUICE_HEALTH_NEEDS_RULES, default ${DEFAULT-VALUE}).")
+  boolean healthNeedsRules;
+
+  @Option(
       names = "--grpc-bind",
       defaultValue = "${env:SLUICE_GRPC_BIND:-0.0.0.0}",
       description =
@@ -405,7 +414,8 @@ final class ServeCommand implements Callable<Integer> {
               adminReadOnly,
               shutdownGrace,
               new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace),
-              access()),
+              access(),
+              healthNeedsRules),
           new LimiterConfig(
               rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),

@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param shutdownGrace how long requests in flight may take to finish on shutdown
  * @param connectionAge when the gRPC port asks clients to reconnect
  * @param access listen addresses, admin gRPC port, admin token, TLS
+ * @param healthNeedsRules health fails while zero domains are loaded (the reference's
+ *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
  */
 public record ServerConfig(
     int grpcPort,
@@ -21,7 +23,8 @@ public record ServerConfig(
     boolean adminReadOnly,
     Duration shutdownGrace,
     ConnectionAge connectionAge,
-    AccessConfig access) {
+    AccessConfig access,
+    boolean healthNeedsRules) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -34,6 +37,26 @@ public record ServerConfig(
       throw new IllegalArgumentException("shutdown grace must be >= 0: " + shutdownGrace);
     }
     Objects.requireNonNull(access, "access");
+  }
+
+  /** Healthy without rules. */
+  public ServerConfig(
+      int grpcPort,
+      int httpPort,
+      int grpcThreads,
+      boolean adminReadOnly,
+      Duration shutdownGrace,
+      ConnectionAge connectionAge,
+      AccessConfig access) {
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        false);
   }
 
   /** With the default connection age and default access. */
@@ -75,12 +98,38 @@ public record ServerConfig(
 
   public ServerConfig withAdminReadOnly(boolean readOnly) {
     return new ServerConfig(
-        grpcPort, httpPort, grpcThreads, readOnly, shutdownGrace, connectionAge, access);
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        readOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
     return new ServerConfig(
-        grpcPort, httpPort, grpcThreads, adminReadOnly, shutdownGrace, connectionAge, newAccess);
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        newAccess,
+        healthNeedsRules);
+  }
+
+  public ServerConfig withHealthNeedsRules(boolean needsRules) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        needsRules);
   }
 
   private static void checkPort(String name, int port) {

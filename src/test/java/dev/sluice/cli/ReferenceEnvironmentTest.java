@@ -140,6 +140,22 @@ class ReferenceEnvironmentTest {
   }
 
   @Test
+  void healthyWithAtLeastOneConfigLoaded_needsRulesAndStartsWithout() {
+    Map<String, String> env = Map.of("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "t");
+    ServeConfig config = serve(env);
+
+    assertThat(config.server().healthNeedsRules()).isTrue();
+    assertThat(config.rules().allowEmptyRules()).isTrue();
+    assertThat(warnings(env)).isEmpty();
+    assertThat(serve(Map.of()).server().healthNeedsRules()).isFalse();
+    assertThat(
+            serve(Map.of("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "false"))
+                .rules()
+                .allowEmptyRules())
+        .isFalse();
+  }
+
+  @Test
   void notImplementedVariables_areNamedInOneWarningLine() {
     String line =
         warnings(

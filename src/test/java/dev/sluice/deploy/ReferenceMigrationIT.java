@@ -192,6 +192,73 @@ class ReferenceMigrationIT {
                     .contains("STATSD_HOST"));
   }
 
+  /**
+   * The reference's behaviour switches, on one process: it starts on an empty rule directory,
+   * unhealthy until a file brings a domain (HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED).
+   */
+  @Test
+  void behaviourVariables_actLikeTheReference() throws Exception {
+    Path rules = Files.createDirectories(tmp.resolve("runtime/current/config"));
+    int httpPort = freePort();
+    int grpcPort = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("RUNTIME_ROOT", tmp.resolve("runtime/current").toString());
+    env.put("RUNTIME_SUBDIRECTORY", "");
+    env.put("RUNTIME_WATCH_ROOT", "false");
+    env.put("PORT", String.valueOf(httpPort));
+    env.put("GRPC_PORT", String.valueOf(grpcPort));
+    env.put("REDIS_SOCKET_TYPE", "tcp");
+    env.put("REDIS_URL", redis.host() + ":" + redis.port());
+    env.put("REDIS_TIMEOUT", "1s");
+    env.put("CACHE_KEY_PREFIX", "behaviour_");
+    env.put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "true");
+    Path stdout = tmp.resolve("behaviour-stdout");
+    start(env, stdout);
+    Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
+    assertThat(read(stdout)).doesNotContain("reference variables not implemented");
+
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+    try {
+      var health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+      HealthCheckRequest ratelimit =
+          HealthCheckRequest.newBuilder().setService("ratelimit").build();
+      assertThat(health.check(ratelimit).getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
+      assertThat(get(httpPort, "/healthcheck").statusCode()).isEqualTo(503);
+
+      Files.writeString(rules.resolve("behaviour.yaml"), BEHAVIOUR_RULES);
+      Eventually.await(
+          DEADLINE,
+          "gRPC health 'ratelimit' SERVING once a domain is loaded",
+          () ->
+              HealthGrpc.newBlockingStub(channel)
+                      .withDeadlineAfter(5, TimeUnit.SECONDS)
+                      .check(ratelimit)
+                      .getStatus()
+                  == ServingStatus.SERVING);
+      assertThat(get(httpPort, "/healthcheck").statusCode()).isEqualTo(200);
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  private static final String BEHAVIOUR_RULES =
+      """
+      domain: behaviour
+      descriptors:
+        - key: tenant
+          rate_limit:
+            unit: minute
+            requests_per_unit: 10
+      """;
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
   @Test
   void referenceExampleRules_loadWithMergeOff_exceptTheSplitDomain() throws Exception {
     Path rules = Files.createDirectories(tmp.resolve("rules"));
