@@ -3,9 +3,11 @@ package dev.sluice.store.algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Counts hits per epoch-aligned window, on the service's clock (as in the reference service, so
@@ -13,13 +15,18 @@ import java.time.Instant;
  * not.
  *
  * <p>Memory: one {@link Window} per key, holding its window index. Redis: the key is the prefix,
- * the counter key and the window index ({@code fw|60|api|user=alice|29334500}); {@code INCRBY} then
- * {@code EXPIRE key <window seconds> NX}. The expiry is set once per window and never extended; it
- * is a whole window rather than the rest of it, so an instance whose clock lags still finds its
- * counter, and the index in the key keeps a lingering counter from being reused.
+ * the counter key and the window index ({@code fw|60|api|user=alice|29334500}); {@code
+ * lua/fixed_window.lua} runs {@code INCRBY} and {@code PEXPIRE key <window> NX} as one atomic step,
+ * so no timeout can leave a counter without its expiry (issue 11.9). The expiry is set once per
+ * window and never extended; it is a whole window rather than the rest of it, so an instance whose
+ * clock lags still finds its counter, and the index in the key keeps a lingering counter from being
+ * reused.
  */
 public final class FixedWindow implements CountingAlgorithm {
   static final FixedWindow INSTANCE = new FixedWindow();
+
+  /** The script that counts on Redis. */
+  static final String SCRIPT = "lua/fixed_window.lua";
 
   private FixedWindow() {}
 
@@ -79,13 +86,24 @@ public final class FixedWindow implements CountingAlgorithm {
   @Override
   public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
     String key = redisKey(redis, hit, nowMillis);
-    RedisBatch.Reply<Long> count = redis.incrBy(key, hit.hits());
-    RedisBatch.Reply<Long> expiry = redis.expireIfNone(key, hit.limit().unit().seconds());
-    return () -> {
-      // Read only to surface an error (e.g. a Redis too old for NX) instead of a key without TTL.
-      expiry.get();
-      return usageOf(hit.limit(), count.get(), nowMillis);
-    };
+    List<String> args = List.of(Long.toString(hit.hits()), Long.toString(ttlMillis(hit.limit())));
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(key), args);
+    return () -> usageOf(hit.limit(), countOf(reply.get()), nowMillis);
+  }
+
+  /**
+   * How long a window's counter lives on Redis: a whole window (see the class comment). One place,
+   * so a jitter can be added to it.
+   */
+  static long ttlMillis(Limit limit) {
+    return limit.unit().millis();
+  }
+
+  private static long countOf(Object reply) {
+    if (!(reply instanceof Long count)) {
+      throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    return count;
   }
 
   @Override

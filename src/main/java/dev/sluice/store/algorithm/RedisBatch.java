@@ -22,11 +22,6 @@ public interface RedisBatch {
    */
   Reply<Object> script(String resource, List<String> keys, List<String> args);
 
-  Reply<Long> incrBy(String key, long amount);
-
-  /** {@code EXPIRE key seconds NX}: sets an expiry only when the key has none. */
-  Reply<Long> expireIfNone(String key, long seconds);
-
   Reply<String> get(String key);
 
   Reply<List<String>> hmget(String key, String... fields);
@@ -37,7 +32,7 @@ public interface RedisBatch {
   void del(String key);
 
   /** Every script an algorithm sends, so a connection can cache them when it opens. */
-  List<String> SCRIPTS = List.of(TokenBucket.SCRIPT, SlidingWindow.SCRIPT);
+  List<String> SCRIPTS = List.of(FixedWindow.SCRIPT, TokenBucket.SCRIPT, SlidingWindow.SCRIPT);
 
   /**
    * A reply, readable once the pipeline was sent.

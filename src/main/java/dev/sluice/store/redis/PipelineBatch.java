@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.args.ExpiryOption;
 
 /**
  * The commands of one request, queued on the pipeline of the lane it joined. Remembers its script
@@ -68,16 +67,6 @@ final class PipelineBatch implements RedisBatch {
     LuaScript.Call call = script.send(pipeline, keys, args);
     calls.add(call);
     return call::reply;
-  }
-
-  @Override
-  public Reply<Long> incrBy(String key, long amount) {
-    return pipeline.incrBy(key, amount)::get;
-  }
-
-  @Override
-  public Reply<Long> expireIfNone(String key, long seconds) {
-    return pipeline.expire(key, seconds, ExpiryOption.NX)::get;
   }
 
   @Override

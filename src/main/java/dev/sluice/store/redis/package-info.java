@@ -1,7 +1,7 @@
 /**
- * The Redis store: {@link dev.sluice.store.redis.RedisCounterStore} counts fixed windows with
- * {@code INCRBY} plus a once-per-window {@code EXPIRE NX} and token buckets with {@code
- * lua/token_bucket.lua}, all hits of a request in one pipeline per node. A few {@code
+ * The Redis store: {@link dev.sluice.store.redis.RedisCounterStore} runs each algorithm's Lua
+ * script ({@code lua/fixed_window.lua}, {@code lua/token_bucket.lua}, {@code
+ * lua/sliding_window.lua}), all hits of a request in one pipeline per node. A few {@code
  * PipelineLane}s per node, each one connection and one writer thread, send whatever requests are
  * queued as one pipeline, so under load one round trip carries many requests and no caller's thread
  * waits on Redis. {@code NodeRouting} picks the lanes: one server (or the sentinels' current

@@ -92,7 +92,9 @@ class RedisBatchingIT {
     assertThat(windowAllowed.get()).isEqualTo(HOURLY.capacity());
     assertThat(bucketAllowed.get()).isEqualTo(DAILY_BUCKET.capacity());
     assertThat(before.callsUntil(after, "incrby")).isEqualTo(requests);
-    assertThat(before.callsUntil(after, "evalsha")).isEqualTo(requests);
+    assertThat(before.callsUntil(after, "evalsha"))
+        .as("one script per counter")
+        .isEqualTo(2L * requests);
     long readsPerInfo = before.reads() - first.reads();
     long roundTrips = after.reads() - before.reads() - readsPerInfo;
     assertThat(roundTrips).as("round trips for %d requests", requests).isLessThan(requests / 4);
@@ -142,7 +144,10 @@ class RedisBatchingIT {
     assertThat(counted).extracting(f -> f.join().get(0).countAfter()).containsOnly(1L);
     RedisProbe.Snapshot after = RedisProbe.snapshot(admin);
     assertThat(before.callsUntil(after, "incrby")).as("each counter once").isEqualTo(20);
-    assertThat(before.callsUntil(after, "eval")).isEqualTo(1);
+    // Every counter is a script call: each that got NOSCRIPT is re-sent alone, at most once (both
+    // scripts at least once; how many depends on which pipeline the lane sent before the EVAL
+    // cached them), and the INCRBY count above shows nothing ran twice.
+    assertThat(before.callsUntil(after, "eval")).isBetween(2L, 21L);
     long index = FixedWindow.index(clock.millis(), Unit.HOUR.millis());
     for (Hit window : windows) {
       assertThat(admin.get(window.key() + "|" + index)).as(window.key()).isEqualTo("1");
