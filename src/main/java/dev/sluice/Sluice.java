@@ -13,6 +13,8 @@ import dev.sluice.admin.JsonHandler;
 import dev.sluice.admin.MetricsHandler;
 import dev.sluice.admin.ReadGuard;
 import dev.sluice.admin.RulesHandler;
+import dev.sluice.capture.CaptureWriter;
+import dev.sluice.capture.RequestCapture;
 import dev.sluice.config.AccessConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
@@ -82,6 +84,7 @@ import org.slf4j.LoggerFactory;
  *       rule reload polls and gRPC health updates;
  *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
+ *   <li>{@code sluice-capture-0} ({@code --capture-file} only): writes sampled requests;
  *   <li>{@code admin-http-N}: the admin HTTP port.
  * </ul>
  */
@@ -169,9 +172,10 @@ public final class Sluice implements AutoCloseable {
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
+    RequestCapture capture = startCapture(clock);
     RateLimitGrpcService service =
         new RateLimitGrpcService(
-            limiter, config.requestLimits(), config.headers(), metrics, tracing);
+            limiter, config.requestLimits(), config.headers(), metrics, tracing, capture);
     AccessConfig access = config.server().access();
     grpc =
         new GrpcServer(
@@ -237,6 +241,19 @@ public final class Sluice implements AutoCloseable {
         access.httpBind(),
         adminGrpcPort().isPresent() ? String.valueOf(adminGrpcPort().getAsInt()) : "off",
         access.adminTokenFile().isPresent() ? "need the token" : "off");
+  }
+
+  /** Off, or the writer on its own thread; closed after the gRPC port, so it drains what came. */
+  private RequestCapture startCapture(Clock clock) {
+    if (!config.capture().enabled()) {
+      return RequestCapture.OFF;
+    }
+    CaptureWriter writer =
+        new CaptureWriter(
+                config.capture(), clock, metrics, new DaemonThreadFactory("sluice-capture"))
+            .start();
+    started.add(writer);
+    return writer;
   }
 
   private AdminApi adminApi(AccessConfig access) {

@@ -61,6 +61,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin TracingOptions tracing;
 
+  @Mixin CaptureOptions capture;
+
   @Mixin CapacityOptions capacity;
 
   @Option(
@@ -421,7 +423,8 @@ final class ServeCommand implements Callable<Integer> {
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),
           xds.toSource(),
           tracing.toConfig(),
-          capacity.requestLimits());
+          capacity.requestLimits(),
+          capture.toConfig());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

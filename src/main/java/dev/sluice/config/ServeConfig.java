@@ -10,6 +10,7 @@ import java.util.Objects;
  * @param ruleSource files (from {@code rules}) or xDS
  * @param tracing {@link TracingConfig#OFF} unless tracing is wanted
  * @param requestLimits the largest request accepted
+ * @param capture {@link CaptureConfig#OFF} unless requests are captured
  */
 public record ServeConfig(
     RulesConfig rules,
@@ -19,7 +20,8 @@ public record ServeConfig(
     HeaderConfig headers,
     RuleSource ruleSource,
     TracingConfig tracing,
-    RequestLimits requestLimits) {
+    RequestLimits requestLimits,
+    CaptureConfig capture) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
@@ -29,6 +31,29 @@ public record ServeConfig(
     Objects.requireNonNull(ruleSource, "ruleSource");
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(requestLimits, "requestLimits");
+    Objects.requireNonNull(capture, "capture");
+  }
+
+  /** Without capture. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers,
+      RuleSource ruleSource,
+      TracingConfig tracing,
+      RequestLimits requestLimits) {
+    this(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        CaptureConfig.OFF);
   }
 
   /** With the default {@link RequestLimits}. */
@@ -55,40 +80,46 @@ public record ServeConfig(
 
   public ServeConfig withRules(RulesConfig newRules) {
     return new ServeConfig(
-        newRules, store, server, limiter, headers, ruleSource, tracing, requestLimits);
+        newRules, store, server, limiter, headers, ruleSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
     return new ServeConfig(
-        rules, newStore, server, limiter, headers, ruleSource, tracing, requestLimits);
+        rules, newStore, server, limiter, headers, ruleSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
     return new ServeConfig(
-        rules, store, newServer, limiter, headers, ruleSource, tracing, requestLimits);
+        rules, store, newServer, limiter, headers, ruleSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
     return new ServeConfig(
-        rules, store, server, newLimiter, headers, ruleSource, tracing, requestLimits);
+        rules, store, server, newLimiter, headers, ruleSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
     return new ServeConfig(
-        rules, store, server, limiter, newHeaders, ruleSource, tracing, requestLimits);
+        rules, store, server, limiter, newHeaders, ruleSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withRuleSource(RuleSource newSource) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, newSource, tracing, requestLimits);
+        rules, store, server, limiter, headers, newSource, tracing, requestLimits, capture);
   }
 
   public ServeConfig withTracing(TracingConfig newTracing) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, ruleSource, newTracing, requestLimits);
+        rules, store, server, limiter, headers, ruleSource, newTracing, requestLimits, capture);
   }
 
   public ServeConfig withRequestLimits(RequestLimits newLimits) {
-    return new ServeConfig(rules, store, server, limiter, headers, ruleSource, tracing, newLimits);
+    return new ServeConfig(
+        rules, store, server, limiter, headers, ruleSource, tracing, newLimits, capture);
+  }
+
+  public ServeConfig withCapture(CaptureConfig newCapture) {
+    return new ServeConfig(
+        rules, store, server, limiter, headers, ruleSource, tracing, requestLimits, newCapture);
   }
 }

@@ -51,6 +51,7 @@ public final class SluiceMetrics {
   private final Counter globalShadow;
   private final Counter localCache;
   private final Counter memoryEvictions;
+  private final Counter captureLines;
   private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
   private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
@@ -138,6 +139,12 @@ public final class SluiceMetrics {
             .name("sluice_memory_evictions_total")
             .help("Live memory-store counters evicted because --memory-max-counters was reached.")
             .register(registry);
+    captureLines =
+        counter(
+            "sluice_capture_requests_total",
+            "Sampled requests of --capture-file, by result: written, dropped (queue full: the"
+                + " request was never slowed) or failed (write error).",
+            "result");
     JvmMetrics.builder().register(registry);
   }
 
@@ -276,6 +283,13 @@ public final class SluiceMetrics {
 
   public void memoryEvicted(long counters) {
     memoryEvictions.inc(counters);
+  }
+
+  /**
+   * @param result {@code written}, {@code dropped} or {@code failed}
+   */
+  public void captured(String result, long requests) {
+    captureLines.labelValues(result).inc(requests);
   }
 
   /** Writes every metric in the Prometheus text format. */

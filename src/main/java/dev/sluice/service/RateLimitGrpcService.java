@@ -1,9 +1,11 @@
 package dev.sluice.service;
 
+import dev.sluice.capture.RequestCapture;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.RequestLimits;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.InvalidRequestException;
+import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.store.StoreException;
@@ -37,6 +39,7 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   private final ResponseHeaders headers;
   private final SluiceMetrics metrics;
   private final Tracing tracing;
+  private final RequestCapture capture;
 
   /** Without tracing. */
   public RateLimitGrpcService(
@@ -50,11 +53,25 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
       HeaderConfig headers,
       SluiceMetrics metrics,
       Tracing tracing) {
+    this(limiter, limits, headers, metrics, tracing, RequestCapture.OFF);
+  }
+
+  /**
+   * @param capture handed every valid request before it is decided ({@code --capture-file})
+   */
+  public RateLimitGrpcService(
+      RateLimiter limiter,
+      RequestLimits limits,
+      HeaderConfig headers,
+      SluiceMetrics metrics,
+      Tracing tracing,
+      RequestCapture capture) {
     this.limiter = limiter;
     this.mapping = new RequestMapping(limits);
     this.headers = new ResponseHeaders(headers);
     this.metrics = metrics;
     this.tracing = tracing;
+    this.capture = capture;
   }
 
   /**
@@ -123,7 +140,9 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
    */
   public CompletableFuture<Decision> decide(RateLimitRequest request) {
     try {
-      return limiter.decide(mapping.toCall(request));
+      RateLimitCall call = mapping.toCall(request);
+      capture.offer(call);
+      return limiter.decide(call);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
