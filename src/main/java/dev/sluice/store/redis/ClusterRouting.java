@@ -18,16 +18,19 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClusterInfoCache;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * A Redis Cluster: Jedis's {@link JedisClusterInfoCache} keeps the slot map (discovered from the
- * seeds, refreshed after MOVED or ASK at most every {@link #REFRESH_NANOS}); each master gets its
- * own lanes, opened when the slot map first names it. A request's hits are grouped by master and
- * each group is one pipelined round trip on one of that master's lanes, sent in parallel, so a
- * request costs one round trip whatever the number of nodes; requests for the same master still
- * share pipelines. Keys carry a hash tag around the counter key, so every key one hit uses is in
- * one slot. Thread-safe.
+ * seeds; a MOVED slot is reassigned at once, and after a MOVED or a failed node the whole map is
+ * refreshed by the next request, at most every {@link #REFRESH_NANOS}); each master gets its own
+ * lanes, opened when the slot map first names it. A request's hits are grouped by master and each
+ * group is one pipelined round trip on one of that master's lanes, sent in parallel, so a request
+ * costs one round trip whatever the number of nodes; requests for the same master still share
+ * pipelines. Keys carry a hash tag around the counter key, so every key one hit uses is in one
+ * slot. Thread-safe.
  */
 final class ClusterRouting implements NodeRouting {
   private static final Logger log = LoggerFactory.getLogger(ClusterRouting.class);
@@ -42,6 +45,7 @@ final class ClusterRouting implements NodeRouting {
   private final Map<HostAndPort, List<PipelineLane>> lanes = new ConcurrentHashMap<>();
   private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime() - REFRESH_NANOS);
   private volatile boolean discovered;
+  private volatile boolean stale;
 
   ClusterRouting(RedisConnector connector, RedisEndpoint.Cluster endpoint, Lanes.Spec laneSpec) {
     this.connector = connector;
@@ -71,6 +75,7 @@ final class ClusterRouting implements NodeRouting {
 
   @Override
   public List<Route> route(List<Hit> hits, String keyPrefix) {
+    refreshIfStale();
     Map<HostAndPort, List<Integer>> byNode = new LinkedHashMap<>();
     for (int i = 0; i < hits.size(); i++) {
       byNode.computeIfAbsent(masterOf(hits.get(i), keyPrefix), n -> new ArrayList<>()).add(i);
@@ -80,9 +85,18 @@ final class ClusterRouting implements NodeRouting {
     return routes;
   }
 
+  /**
+   * MOVED: the slot is the named node's from now on (so the next request goes there without waiting
+   * for a refresh), and the whole map is refreshed soon, since a slot rarely moves alone. ASK: only
+   * this request goes there; the map is left as is until the migration ends with MOVED.
+   */
   @Override
-  public PipelineLane laneFor(Hit hit, String keyPrefix) {
-    return laneOf(masterOf(hit, keyPrefix));
+  public PipelineLane redirect(JedisRedirectionException reply) {
+    if (reply instanceof JedisMovedDataException) {
+      slots.assignSlotToNode(reply.getSlot(), reply.getTargetNode());
+      stale();
+    }
+    return laneOf(reply.getTargetNode());
   }
 
   @Override
@@ -111,13 +125,26 @@ final class ClusterRouting implements NodeRouting {
   }
 
   @Override
-  public void redirected() {
+  public void stale() {
+    stale = true;
+  }
+
+  /**
+   * Refreshes a slot map marked stale, on the calling (request) thread, at most every {@link
+   * #REFRESH_NANOS}; one caller does it (Jedis skips a refresh already under way) and the others
+   * route by the map they have. Lane threads only mark the map, so they never wait on CLUSTER
+   * SLOTS.
+   */
+  private void refreshIfStale() {
     long last = lastRefresh.get();
-    if (System.nanoTime() - last >= REFRESH_NANOS
+    if (stale
+        && System.nanoTime() - last >= REFRESH_NANOS
         && lastRefresh.compareAndSet(last, System.nanoTime())) {
+      stale = false;
       try {
         slots.renewClusterSlots(null);
       } catch (RuntimeException e) {
+        stale = true;
         log.debug("redis cluster: slot map refresh failed", e);
       }
     }
@@ -130,7 +157,8 @@ final class ClusterRouting implements NodeRouting {
     }
     HostAndPort node = slots.getSlotNode(slot);
     if (node == null) {
-      redirected();
+      stale();
+      refreshIfStale();
       node = slots.getSlotNode(slot);
     }
     if (node == null) {

@@ -101,6 +101,18 @@ final class LuaScript {
      * caches the script for the next EVALSHA) and returns true; the caller syncs {@code retry}
      * before reading {@link #reply}. Other replies, errors included, are left for {@link #reply}.
      */
+    /** Whether Redis answered NOSCRIPT, so {@link #resendIfNoScript} will send it again. */
+    boolean missing() {
+      try {
+        pending.get();
+        return false;
+      } catch (JedisNoScriptException e) {
+        return true;
+      } catch (JedisDataException e) {
+        return false;
+      }
+    }
+
     boolean resendIfNoScript(Pipeline retry) {
       try {
         pending.get();

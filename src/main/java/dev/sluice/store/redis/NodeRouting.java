@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import dev.sluice.store.Hit;
 import java.util.List;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * Which lanes a request's hits go to: all to one server's lanes, or, on a cluster, each to a lane
@@ -18,9 +19,6 @@ interface NodeRouting extends AutoCloseable {
   /** The hits grouped by node, each group with the lane it goes to; one group per node. */
   List<Route> route(List<Hit> hits, String keyPrefix);
 
-  /** The lane one hit goes to. */
-  PipelineLane laneFor(Hit hit, String keyPrefix);
-
   /**
    * One lane of every node, after checking the topology (e.g. every slot covered), for PING.
    *
@@ -31,8 +29,19 @@ interface NodeRouting extends AutoCloseable {
   /** Connects what can be connected now and starts the lanes' threads; never fails. Once. */
   void start();
 
-  /** A reply said the slot map changed (MOVED, ASK): look again, soon but not at once. */
-  default void redirected() {}
+  /**
+   * The lane of the node a MOVED or ASK reply names; after MOVED the slot is that node's from now
+   * on and the whole slot map is looked at again soon ({@link #stale}).
+   *
+   * @throws dev.sluice.store.StoreException when redirects cannot be followed (not a cluster URL)
+   */
+  PipelineLane redirect(JedisRedirectionException reply);
+
+  /**
+   * A node failed or redirected: the topology may have changed, so look again before a coming
+   * request, at most every so often. Never blocks.
+   */
+  default void stale() {}
 
   @Override
   void close();

@@ -1,56 +1,110 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.store.StoreException;
 import dev.sluice.store.algorithm.RedisBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
- * The commands of one request, queued on the pipeline of the lane it joined. Remembers its script
- * calls so that only those Redis answered NOSCRIPT are sent again. Confined to the lane's writer
- * thread, like the pipeline.
+ * The commands of one hit, queued on the pipeline of the lane its request joined. Remembers its
+ * script calls so that only those Redis answered NOSCRIPT are sent again, and every keyed command's
+ * reply so it can tell a hit that did not run at all (every keyed reply a redirect) from one that
+ * did. When {@code asking}, each command goes behind {@code ASKING} (a node importing a slot runs
+ * the one next command for it). Confined to the lane's writer thread, like the pipeline.
  */
 final class PipelineBatch implements RedisBatch {
+  private static final CommandObject<String> ASKING =
+      new CommandObject<>(new CommandArguments(Protocol.Command.ASKING), BuilderFactory.STRING);
+
   private final Pipeline pipeline;
   private final UnaryOperator<String> keys;
   private final Map<String, LuaScript> scripts;
+  private final boolean asking;
   private final List<LuaScript.Call> calls = new ArrayList<>(1);
+  private final List<Reply<?>> keyed = new ArrayList<>(2);
 
   /**
    * @param keys a counter key's Redis key: the prefix and, on a cluster, a hash tag ({@link
    *     NodeRouting#key})
+   * @param asking whether to send {@code ASKING} before each command (after an ASK redirect)
    */
-  PipelineBatch(Pipeline pipeline, UnaryOperator<String> keys, Map<String, LuaScript> scripts) {
+  PipelineBatch(
+      Pipeline pipeline,
+      UnaryOperator<String> keys,
+      Map<String, LuaScript> scripts,
+      boolean asking) {
     this.pipeline = pipeline;
     this.keys = keys;
     this.scripts = scripts;
+    this.asking = asking;
   }
 
-  /** What the lane reads once the pipeline synced: {@code value}, after any NOSCRIPT re-send. */
-  <T> PendingRequest.Replies<T> replies(Reply<T> value) {
-    return new PendingRequest.Replies<T>() {
-      @Override
-      public boolean resendMissingScripts(Pipeline retry) {
-        return PipelineBatch.this.resendMissingScripts(retry);
+  /**
+   * Once the pipeline synced (and any NOSCRIPT re-send too): {@code value}, or the redirect when
+   * every keyed command was answered MOVED or ASK, meaning none of them ran.
+   *
+   * @throws StoreException when some commands ran and another was redirected: sending the hit again
+   *     would apply the part that ran twice
+   * @throws redis.clients.jedis.exceptions.JedisException an error reply, from {@code value}
+   */
+  <T> HitReply<T> outcome(Reply<T> value) {
+    JedisRedirectionException redirect = null;
+    boolean ran = false;
+    for (Reply<?> reply : keyed) {
+      try {
+        reply.get();
+        ran = true;
+      } catch (JedisRedirectionException e) {
+        redirect = e;
+      } catch (JedisDataException e) {
+        ran = true; // conservatively: only a redirect is known not to have run
       }
-
-      @Override
-      public T value() {
-        return value.get();
-      }
-    };
+    }
+    if (redirect == null) {
+      return new HitReply.Done<>(value.get());
+    }
+    if (ran) {
+      throw new StoreException(
+          "redis cluster: a slot moved between the commands of one counter ("
+              + redirect.getMessage()
+              + "); not sent again because part of it ran");
+    }
+    return new HitReply.Redirected<>(redirect);
   }
 
   /** Re-sends with EVAL, on {@code retry}, each script call that got NOSCRIPT; true if any. */
-  private boolean resendMissingScripts(Pipeline retry) {
+  boolean resendMissingScripts(Pipeline retry) {
     boolean resent = false;
     for (LuaScript.Call call : calls) {
+      if (asking && call.missing()) {
+        retry.appendCommand(ASKING);
+      }
       resent |= call.resendIfNoScript(retry);
     }
     return resent;
+  }
+
+  private <T> Reply<T> keyed(Response<T> response) {
+    Reply<T> reply = response::get;
+    keyed.add(reply);
+    return reply;
+  }
+
+  private Pipeline next() {
+    if (asking) {
+      pipeline.appendCommand(ASKING);
+    }
+    return pipeline;
   }
 
   @Override
@@ -64,24 +118,26 @@ final class PipelineBatch implements RedisBatch {
     if (script == null) {
       throw new IllegalArgumentException("not a known script: " + resource);
     }
-    LuaScript.Call call = script.send(pipeline, keys, args);
+    LuaScript.Call call = script.send(next(), keys, args);
     calls.add(call);
-    return call::reply;
+    Reply<Object> reply = call::reply;
+    keyed.add(reply);
+    return reply;
   }
 
   @Override
   public Reply<String> get(String key) {
-    return pipeline.get(key)::get;
+    return keyed(next().get(key));
   }
 
   @Override
   public Reply<List<String>> hmget(String key, String... fields) {
-    return pipeline.hmget(key, fields)::get;
+    return keyed(next().hmget(key, fields));
   }
 
   @Override
   public Reply<Long> timeMicros() {
-    Response<List<String>> time = pipeline.time();
+    Response<List<String>> time = pipeline.time(); // no key: any node runs it, never redirected
     return () -> {
       List<String> parts = time.get();
       return Long.parseLong(parts.get(0)) * 1_000_000L + Long.parseLong(parts.get(1));
@@ -90,6 +146,6 @@ final class PipelineBatch implements RedisBatch {
 
   @Override
   public void del(String key) {
-    pipeline.del(key);
+    keyed(next().del(key));
   }
 }

@@ -11,7 +11,6 @@ import dev.sluice.store.algorithm.CountingAlgorithm;
 import dev.sluice.store.algorithm.RedisBatch;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +23,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
-import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * Every algorithm on Redis (7.0 or newer: {@code EXPIRE ... NX}): one server, the master a sentinel
@@ -35,28 +32,29 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
  * when unloaded (two only when Redis has lost a script), all nodes at once; under load one round
  * trip carries many requests. What each hit sends is its {@link CountingAlgorithm}'s business
  * ({@link CountingAlgorithm#takeOnRedis}), queued on a {@link PipelineBatch} whose keys come from
- * the routing (on a cluster with a hash tag); this class only picks lanes.
+ * the routing (on a cluster with a hash tag); {@link HitDispatch} sends the groups and follows a
+ * cluster's MOVED and ASK replies (safe: a redirected command did not run).
  *
  * <p>Connections: {@link RedisConfig#connections} lanes per node, each one connection with one
  * writer thread ({@link PipelineLane}) that sends whatever requests are queued as one pipeline.
  * Each connection caches every algorithm's script when it opens.
  *
- * <p>Thread-safe. {@link #acquire} never blocks: its future completes on a lane thread when the
- * replies arrive, or fails with {@link StoreException} within about the timeout when they do not.
- * Stages chained on it run on that lane thread, so they must be short and must not wait on this
- * store. A failed round trip is not retried, because Redis may have applied it. {@link #ping}
- * blocks.
+ * <p>Thread-safe. {@link #acquire} does not wait for Redis (on a cluster it may refresh a stale
+ * slot map first, at most every 100 ms, one caller at a time): its future completes on a lane
+ * thread when the replies arrive, or fails with {@link StoreException} within about the timeout
+ * when they do not. Stages chained on it run on that lane thread, so they must be short and must
+ * not wait on this store. A failed round trip is not retried, because Redis may have applied it.
+ * {@link #ping} blocks.
  */
 public final class RedisCounterStore implements CounterStore {
   private static final Map<String, LuaScript> SCRIPTS = loadScripts();
   private static final CommandObject<String> PING = new CommandObjects().ping();
 
   private final Clock clock;
-  private final String keyPrefix;
   private final String address;
   private final Duration pingWait;
   private final NodeRouting routing;
-  private final Map<String, LuaScript> scripts = SCRIPTS;
+  private final HitDispatch dispatch;
 
   /**
    * Creates the lanes; nothing connects or runs until {@link #start}.
@@ -67,12 +65,12 @@ public final class RedisCounterStore implements CounterStore {
    */
   public RedisCounterStore(RedisConfig settings, Clock clock, ThreadFactory laneThreads) {
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.keyPrefix = settings.keyPrefix();
     this.address = settings.endpoint().address();
     // A PING may wait behind a connect and a batch, each bounded by the timeout.
     this.pingWait = settings.timeout().multipliedBy(3).plusSeconds(1);
     RedisConnector connector = new RedisConnector(settings, List.copyOf(SCRIPTS.values()));
     this.routing = routing(settings, connector, address, laneThreads);
+    this.dispatch = new HitDispatch(routing, settings.keyPrefix(), SCRIPTS, settings.timeout());
   }
 
   /**
@@ -110,78 +108,11 @@ public final class RedisCounterStore implements CounterStore {
     if (hits.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    List<Hit> request = List.copyOf(hits);
     long nowMillis = clock.millis();
-    List<NodeRouting.Route> routes;
-    try {
-      routes = routing.route(request, keyPrefix);
-    } catch (StoreException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-    if (routes.size() == 1) {
-      return watchRedirects(
-          routes
-              .get(0)
-              .lane()
-              .submit(request.size(), pipeline -> queue(pipeline, request, nowMillis)));
-    }
-    // One pipeline per node, all sent at once; the answer keeps the request's order.
-    List<CompletableFuture<List<Usage>>> parts = new ArrayList<>(routes.size());
-    for (NodeRouting.Route route : routes) {
-      List<Hit> part = route.positions().stream().map(request::get).toList();
-      parts.add(
-          watchRedirects(
-              route.lane().submit(part.size(), pipeline -> queue(pipeline, part, nowMillis))));
-    }
-    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-        .thenApply(
-            done -> {
-              Usage[] usages = new Usage[request.size()];
-              for (int r = 0; r < routes.size(); r++) {
-                List<Usage> answered = parts.get(r).join();
-                List<Integer> positions = routes.get(r).positions();
-                for (int i = 0; i < positions.size(); i++) {
-                  usages[positions.get(i)] = answered.get(i);
-                }
-              }
-              return List.of(usages);
-            });
-  }
-
-  /** A MOVED or ASK reply fails its request (failure mode answers) and refreshes the slot map. */
-  private <T> CompletableFuture<T> watchRedirects(CompletableFuture<T> future) {
-    return future.whenComplete(
-        (value, failure) -> {
-          for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof JedisRedirectionException) {
-              routing.redirected();
-              return;
-            }
-          }
-        });
-  }
-
-  /** A batch on {@code pipeline} whose keys are the routing's (on a cluster: hash-tagged). */
-  private PipelineBatch batch(Pipeline pipeline) {
-    return new PipelineBatch(pipeline, counterKey -> routing.key(keyPrefix, counterKey), scripts);
-  }
-
-  /** Queues every hit of one request; the replies are read in the same order. */
-  private PendingRequest.Replies<List<Usage>> queue(
-      Pipeline pipeline, List<Hit> hits, long nowMillis) {
-    PipelineBatch batch = batch(pipeline);
-    List<RedisBatch.Reply<Usage>> replies = new ArrayList<>(hits.size());
-    for (Hit hit : hits) {
-      replies.add(CountingAlgorithm.of(hit.limit().algorithm()).takeOnRedis(batch, hit, nowMillis));
-    }
-    return batch.replies(
-        () -> {
-          List<Usage> usages = new ArrayList<>(replies.size());
-          for (RedisBatch.Reply<Usage> reply : replies) {
-            usages.add(reply.get());
-          }
-          return usages;
-        });
+    return dispatch.send(
+        List.copyOf(hits),
+        (batch, hit) ->
+            CountingAlgorithm.of(hit.limit().algorithm()).takeOnRedis(batch, hit, nowMillis));
   }
 
   @Override
@@ -196,21 +127,11 @@ public final class RedisCounterStore implements CounterStore {
 
   /** Reads a counter (and deletes it when {@code delete}) in one pipeline, on its node. */
   private CompletableFuture<CounterState> operate(Hit hit, boolean delete) {
-    PipelineLane lane;
-    try {
-      lane = routing.laneFor(hit, keyPrefix);
-    } catch (StoreException e) {
-      return CompletableFuture.failedFuture(e);
-    }
     long nowMillis = clock.millis();
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    return watchRedirects(
-        lane.submit(
-            1,
-            pipeline -> {
-              PipelineBatch batch = batch(pipeline);
-              return batch.replies(algorithm.readOnRedis(batch, hit, nowMillis, delete));
-            }));
+    return dispatch
+        .send(List.of(hit), (batch, each) -> algorithm.readOnRedis(batch, each, nowMillis, delete))
+        .thenApply(states -> states.get(0));
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
 import java.util.List;
 import java.util.stream.IntStream;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * One server (or the current master of a sentinel setup): every hit of a request goes to the lane
@@ -33,9 +35,15 @@ final class SingleNodeRouting implements NodeRouting {
     return List.of(new Route(leastLoaded(), IntStream.range(0, hits.size()).boxed().toList()));
   }
 
+  /** A single server does not redirect unless it is in fact a cluster node: say so. */
   @Override
-  public PipelineLane laneFor(Hit hit, String keyPrefix) {
-    return leastLoaded();
+  public PipelineLane redirect(JedisRedirectionException reply) {
+    throw new StoreException(
+        "redis at "
+            + topology.address()
+            + " answered '"
+            + reply.getMessage()
+            + "': it is a cluster node; use a redis-cluster:// URL");
   }
 
   @Override

@@ -44,6 +44,9 @@ import redis.clients.jedis.Jedis;
 class RedisClusterIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
+  /** The store's timeout plus a margin for a loaded test machine's scheduling. */
+  private static final Duration ANSWER_WITHIN = TIMEOUT.plusMillis(500);
+
   @RegisterExtension static final RedisClusterExtension cluster = new RedisClusterExtension();
 
   private final List<RedisCounterStore> opened = new ArrayList<>();
@@ -180,23 +183,128 @@ class RedisClusterIT {
     assertThat(store.inspect(hit).join().exists()).isFalse();
   }
 
+  /**
+   * 16 threads send two-descriptor requests (one key in the migrating range, one elsewhere) and
+   * token-bucket requests while 8 slots move to another master step by step (IMPORTING, MIGRATING,
+   * MIGRATE per batch of keys, NODE), so traffic meets ASK while a slot is half moved and MOVED
+   * after. Every call is answered within the timeout, none fails (redirects are followed), and each
+   * fixed-window counter holds exactly the calls answered for it: no INCRBY applied twice or lost.
+   */
   @Test
   @Order(4)
-  void slotMigration_underLoad_everyCallAnswered_nothingOverAdmitted_recovers() throws Exception {
+  void reshard_underLoad_followsMovedAndAsk_exactCounts_noErrors() throws Exception {
     RedisCounterStore store = open();
-    String key = "cluster-migrate-" + unique;
-    Hit hit = new Hit(key, limit(Algorithm.FIXED_WINDOW, 400), 1);
-    int slot = RedisClusterExtension.slot("c:{" + key + "}");
-    HostAndPort source = cluster.masterOf(slot);
+    Map.Entry<HostAndPort, List<Integer>> source = cluster.masters().entrySet().iterator().next();
+    List<Integer> range = source.getValue().subList(100, 108);
     HostAndPort target =
         cluster.masters().keySet().stream()
-            .filter(m -> !m.equals(source))
+            .filter(m -> !m.equals(source.getKey()))
             .findFirst()
             .orElseThrow();
-    int admitted = admittedWhile(store, hit, () -> cluster.migrateSlot(slot, target, () -> {}));
-    assertThat(cluster.masterOf(slot)).isEqualTo(target);
-    awaitServing(store, hit);
-    assertThat(admitted).as("admitted across the migration, limit 400").isLessThanOrEqualTo(400);
+    Limit fixed = limit(Algorithm.FIXED_WINDOW, 300);
+    Limit bucket = limit(Algorithm.TOKEN_BUCKET, 300);
+    List<Hit> moving = hitsInSlots("reshard-fw-in", range, 16, fixed);
+    List<Hit> staying = hitsOutside("reshard-fw-out", range, 16, fixed);
+    List<Hit> buckets = hitsInSlots("reshard-tb-in", range, 8, bucket);
+    List<List<Hit>> requests = new ArrayList<>();
+    for (int i = 0; i < moving.size(); i++) {
+      requests.add(List.of(moving.get(i), staying.get(i)));
+      requests.add(List.of(buckets.get(i % buckets.size())));
+    }
+    RedisProbe.Snapshot sourceBefore;
+    RedisProbe.Snapshot targetBefore;
+    try (Jedis from = cluster.client(source.getKey());
+        Jedis to = cluster.client(target)) {
+      sourceBefore = RedisProbe.snapshot(from);
+      targetBefore = RedisProbe.snapshot(to);
+    }
+    ClusterLoad load = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
+    try {
+      Thread.sleep(300); // every key exists on the source before it moves
+      for (int slot : range) {
+        cluster.migrateSlot(slot, target, ClusterLoad::pause);
+      }
+      load.settled();
+      load.stopAfter(Duration.ofMillis(500));
+    } finally {
+      load.close();
+    }
+    try (Jedis from = cluster.client(source.getKey());
+        Jedis to = cluster.client(target)) {
+      RedisProbe.Snapshot sourceAfter = RedisProbe.snapshot(from);
+      RedisProbe.Snapshot targetAfter = RedisProbe.snapshot(to);
+      System.out.printf(
+          "reshard: %d calls answered, slowest %s; source answered ASK %d, MOVED %d;"
+              + " target ran ASKING %d times%n",
+          load.total(ClusterLoad.ANSWERED),
+          load.slowest(),
+          sourceBefore.errorsUntil(sourceAfter, "ASK"),
+          sourceBefore.errorsUntil(sourceAfter, "MOVED"),
+          targetBefore.callsUntil(targetAfter, "asking"));
+      // The test must have met both redirects, or it shows nothing.
+      assertThat(sourceBefore.errorsUntil(sourceAfter, "ASK")).as("ASK replies").isPositive();
+      assertThat(sourceBefore.errorsUntil(sourceAfter, "MOVED")).as("MOVED replies").isPositive();
+      assertThat(targetBefore.callsUntil(targetAfter, "asking")).as("ASKING sent").isPositive();
+    }
+    assertThat(load.unanswered()).as("calls unanswered within %s", ANSWER_WITHIN).isZero();
+    assertThat(load.unexpected()).as("failures other than StoreException").isZero();
+    assertThat(load.total(ClusterLoad.FAILED_DURING) + load.total(ClusterLoad.FAILED_AFTER))
+        .as("failed calls: %s", load.failures())
+        .isZero();
+    for (int slot : range) {
+      assertThat(cluster.masterOf(slot)).isEqualTo(target);
+    }
+    for (Hit hit : concat(moving, staying)) {
+      long answered = load.count(hit.key(), ClusterLoad.ANSWERED);
+      assertThat(counterValue(hit)).as("counter of %s", hit.key()).isEqualTo(answered);
+      assertThat(load.count(hit.key(), ClusterLoad.ALLOWED))
+          .as("allowed of %s", hit.key())
+          .isEqualTo(Math.min(answered, 300));
+    }
+    for (Hit hit : buckets) {
+      assertThat(load.count(hit.key(), ClusterLoad.ALLOWED))
+          .as("allowed of %s", hit.key())
+          .isLessThanOrEqualTo(300);
+    }
+  }
+
+  private static List<Hit> concat(List<Hit> a, List<Hit> b) {
+    List<Hit> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** {@code n} hits whose keys hash into {@code slots}, found by trying names. */
+  private List<Hit> hitsInSlots(String name, List<Integer> slots, int n, Limit limit) {
+    List<Hit> hits = new ArrayList<>();
+    for (int i = 0; hits.size() < n; i++) {
+      String key = name + "-" + i + "-" + unique;
+      if (slots.contains(RedisClusterExtension.slot("c:{" + key + "}"))) {
+        hits.add(new Hit(key, limit, 1));
+      }
+    }
+    return hits;
+  }
+
+  private List<Hit> hitsOutside(String name, List<Integer> slots, int n, Limit limit) {
+    List<Hit> hits = new ArrayList<>();
+    for (int i = 0; hits.size() < n; i++) {
+      String key = name + "-" + i + "-" + unique;
+      if (!slots.contains(RedisClusterExtension.slot("c:{" + key + "}"))) {
+        hits.add(new Hit(key, limit, 1));
+      }
+    }
+    return hits;
+  }
+
+  /** A fixed-window counter's value, read from the master that owns it now (0 when absent). */
+  private static long counterValue(Hit hit) {
+    String pattern = "c:{" + hit.key() + "}|*";
+    try (Jedis owner = cluster.client(masterOf(hit.key()))) {
+      return RedisProbe.scan(owner, pattern).stream()
+          .mapToLong(key -> Long.parseLong(owner.get(key)))
+          .sum();
+    }
   }
 
   @Test

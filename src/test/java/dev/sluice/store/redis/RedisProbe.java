@@ -57,6 +57,17 @@ final class RedisProbe {
       return calls;
     }
 
+    /** How many more error replies starting with {@code code} (e.g. MOVED) by {@code later}. */
+    long errorsUntil(Snapshot later, String code) {
+      return later.errors(code) - errors(code);
+    }
+
+    private long errors(String code) {
+      Matcher matcher =
+          Pattern.compile("^errorstat_" + code + ":count=(\\d+)", Pattern.MULTILINE).matcher(info);
+      return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+    }
+
     /** How many more times {@code command} ran by {@code later}. */
     long callsUntil(Snapshot later, String command) {
       return later.calls().getOrDefault(command, 0L) - calls().getOrDefault(command, 0L);

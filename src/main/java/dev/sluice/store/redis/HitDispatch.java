@@ -1,0 +1,220 @@
+package dev.sluice.store.redis;
+
+import dev.sluice.store.Hit;
+import dev.sluice.store.StoreDataException;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.algorithm.RedisBatch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Pipeline;
+
+/**
+ * Sends one request's hits to the nodes that hold them, one pipelined round trip per node, all at
+ * once, and follows the redirects a cluster answers while slots move: on {@code MOVED} the hits go
+ * again to the node named in the reply (and the slot map is fixed at once and refreshed soon), on
+ * {@code ASK} they go to the named node behind {@code ASKING}, in the same pipeline, so one more
+ * round trip. At most {@link #MAX_REDIRECTS} hops, and none once the request is older than the
+ * timeout; then the request fails (answered by the failure mode).
+ *
+ * <p>Why following is exact: Redis answers {@code MOVED} or {@code ASK} <em>instead of</em> running
+ * a command (the node checks the key's slot before executing), so a redirected INCRBY or script has
+ * not been applied and sending it to the target applies it once. Only a hit whose every keyed
+ * command was redirected is sent again; a hit of which one command ran and another was redirected
+ * (a slot moving between two commands of one pipeline) fails instead, as does any other error,
+ * because part of it ran. A lost or timed-out round trip is never retried.
+ *
+ * <p>Thread-safety: {@link #send} from any thread; redirects are followed on the lane thread that
+ * read the redirect (submitting to another lane never blocks).
+ */
+final class HitDispatch {
+  /** Redirect hops one request may follow: a stale map (MOVED) then a migrating slot (ASK). */
+  static final int MAX_REDIRECTS = 3;
+
+  private final NodeRouting routing;
+  private final String keyPrefix;
+  private final Map<String, LuaScript> scripts;
+  private final long timeoutNanos;
+
+  /** The commands one hit sends, and how to read their replies, on one node's pipeline. */
+  @FunctionalInterface
+  interface Commands<T> {
+    RedisBatch.Reply<T> queue(RedisBatch batch, Hit hit);
+  }
+
+  HitDispatch(
+      NodeRouting routing, String keyPrefix, Map<String, LuaScript> scripts, Duration timeout) {
+    this.routing = routing;
+    this.keyPrefix = keyPrefix;
+    this.scripts = scripts;
+    this.timeoutNanos = timeout.toNanos();
+  }
+
+  /**
+   * Sends every hit to its node and answers in the hits' order.
+   *
+   * @return fails with {@link StoreException} when a node cannot answer or redirects too often
+   */
+  <T> CompletableFuture<List<T>> send(List<Hit> hits, Commands<T> commands) {
+    Attempt attempt = new Attempt(0, false, System.nanoTime() + timeoutNanos);
+    List<NodeRouting.Route> routes;
+    try {
+      routes = routing.route(hits, keyPrefix);
+    } catch (StoreException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (routes.size() == 1) {
+      return sendTo(routes.get(0).lane(), hits, commands, attempt);
+    }
+    List<List<Integer>> positions = new ArrayList<>(routes.size());
+    List<CompletableFuture<List<T>>> parts = new ArrayList<>(routes.size());
+    for (NodeRouting.Route route : routes) {
+      positions.add(route.positions());
+      parts.add(sendTo(route.lane(), pick(hits, route.positions()), commands, attempt));
+    }
+    return merge(hits.size(), positions, parts);
+  }
+
+  private <T> CompletableFuture<List<T>> sendTo(
+      PipelineLane lane, List<Hit> hits, Commands<T> commands, Attempt attempt) {
+    return lane.submit(hits.size(), pipeline -> queue(pipeline, hits, commands, attempt.asking()))
+        .whenComplete(
+            (replies, failure) -> {
+              if (failure != null && !(failure instanceof StoreDataException)) {
+                routing.stale(); // a node may be down or demoted: look at the topology again
+              }
+            })
+        .thenCompose(replies -> follow(hits, replies, commands, attempt));
+  }
+
+  /** The values, after sending every redirected hit on to where Redis said it lives. */
+  private <T> CompletableFuture<List<T>> follow(
+      List<Hit> hits, List<HitReply<T>> replies, Commands<T> commands, Attempt attempt) {
+    List<T> values = new ArrayList<>(Collections.nCopies(hits.size(), null));
+    Map<Hop, List<Integer>> hops = new LinkedHashMap<>();
+    Map<Hop, HitReply.Redirected<T>> firstReply = new LinkedHashMap<>();
+    List<Integer> done = new ArrayList<>();
+    for (int i = 0; i < replies.size(); i++) {
+      HitReply<T> reply = replies.get(i);
+      if (reply instanceof HitReply.Done<T> answered) {
+        values.set(i, answered.value());
+        done.add(i);
+      } else if (reply instanceof HitReply.Redirected<T> redirected) {
+        Hop hop = new Hop(redirected.target(), redirected.ask());
+        hops.computeIfAbsent(hop, h -> new ArrayList<>()).add(i);
+        firstReply.putIfAbsent(hop, redirected);
+      }
+    }
+    if (hops.isEmpty()) {
+      return CompletableFuture.completedFuture(Collections.unmodifiableList(values));
+    }
+    HitReply.Redirected<T> any = firstReply.values().iterator().next();
+    if (!attempt.mayFollow()) {
+      return CompletableFuture.failedFuture(
+          new StoreException(
+              "redis cluster: still redirected after "
+                  + attempt.redirects()
+                  + " hops or past the timeout ("
+                  + any.reply().getMessage()
+                  + "); not sent again"));
+    }
+    List<List<Integer>> positions = new ArrayList<>(hops.size());
+    List<CompletableFuture<List<T>>> parts = new ArrayList<>(hops.size());
+    for (Map.Entry<Hop, List<Integer>> hop : hops.entrySet()) {
+      PipelineLane lane;
+      try {
+        lane = routing.redirect(firstReply.get(hop.getKey()).reply());
+      } catch (StoreException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+      positions.add(hop.getValue());
+      parts.add(
+          sendTo(lane, pick(hits, hop.getValue()), commands, attempt.next(hop.getKey().ask())));
+    }
+    positions.add(done);
+    parts.add(CompletableFuture.completedFuture(pick(values, done)));
+    return merge(hits.size(), positions, parts);
+  }
+
+  /** One batch per hit, so each hit's replies can be told apart (redirected or not). */
+  private <T> PendingRequest.Replies<List<HitReply<T>>> queue(
+      Pipeline pipeline, List<Hit> hits, Commands<T> commands, boolean asking) {
+    List<PipelineBatch> batches = new ArrayList<>(hits.size());
+    List<RedisBatch.Reply<T>> replies = new ArrayList<>(hits.size());
+    for (Hit hit : hits) {
+      PipelineBatch batch =
+          new PipelineBatch(
+              pipeline, counterKey -> routing.key(keyPrefix, counterKey), scripts, asking);
+      batches.add(batch);
+      replies.add(commands.queue(batch, hit));
+    }
+    return new PendingRequest.Replies<>() {
+      @Override
+      public boolean resendMissingScripts(Pipeline retry) {
+        boolean resent = false;
+        for (PipelineBatch batch : batches) {
+          resent |= batch.resendMissingScripts(retry);
+        }
+        return resent;
+      }
+
+      @Override
+      public List<HitReply<T>> value() {
+        List<HitReply<T>> outcomes = new ArrayList<>(batches.size());
+        for (int i = 0; i < batches.size(); i++) {
+          outcomes.add(batches.get(i).outcome(replies.get(i)));
+        }
+        return outcomes;
+      }
+    };
+  }
+
+  private static <E> List<E> pick(List<E> all, List<Integer> positions) {
+    List<E> picked = new ArrayList<>(positions.size());
+    positions.forEach(i -> picked.add(all.get(i)));
+    return picked;
+  }
+
+  /** Puts each part's answers back at their positions in the request. */
+  private static <T> CompletableFuture<List<T>> merge(
+      int size, List<List<Integer>> positions, List<CompletableFuture<List<T>>> parts) {
+    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .thenApply(
+            all -> {
+              List<T> merged = new ArrayList<>(Collections.nCopies(size, null));
+              for (int p = 0; p < parts.size(); p++) {
+                List<T> answered = parts.get(p).join();
+                List<Integer> at = positions.get(p);
+                for (int i = 0; i < at.size(); i++) {
+                  merged.set(at.get(i), answered.get(i));
+                }
+              }
+              return Collections.unmodifiableList(merged);
+            });
+  }
+
+  /** Where redirected hits go next: the node, and whether behind ASKING. */
+  private record Hop(HostAndPort target, boolean ask) {}
+
+  /**
+   * One send of some of a request's hits.
+   *
+   * @param redirects hops followed so far
+   * @param asking whether each command goes behind {@code ASKING} (the hits were answered ASK)
+   * @param deadlineNanos {@link System#nanoTime} after which no redirect is followed
+   */
+  private record Attempt(int redirects, boolean asking, long deadlineNanos) {
+    boolean mayFollow() {
+      return redirects < MAX_REDIRECTS && System.nanoTime() - deadlineNanos < 0;
+    }
+
+    Attempt next(boolean ask) {
+      return new Attempt(redirects + 1, ask, deadlineNanos);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.sluice.store.redis;
+
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.exceptions.JedisAskDataException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
+
+/**
+ * What one hit's commands got from one node: the value, or a redirect ({@code MOVED} or {@code
+ * ASK}) that Redis answered to every one of them instead of running it.
+ *
+ * @param <T> the decoded value
+ */
+sealed interface HitReply<T> {
+
+  /** The hit ran on this node. */
+  record Done<T>(T value) implements HitReply<T> {}
+
+  /** None of the hit's commands ran: the node sent it to {@link #target()}. */
+  record Redirected<T>(JedisRedirectionException reply) implements HitReply<T> {
+    HostAndPort target() {
+      return reply.getTargetNode();
+    }
+
+    /** ASK (send once to the target, after ASKING) rather than MOVED (the slot is the target's). */
+    boolean ask() {
+      return reply instanceof JedisAskDataException;
+    }
+  }
+}
