@@ -12,6 +12,7 @@ import dev.sluice.admin.HealthReport;
 import dev.sluice.admin.JsonHandler;
 import dev.sluice.admin.MetricsHandler;
 import dev.sluice.admin.ReadGuard;
+import dev.sluice.admin.RlconfigHandler;
 import dev.sluice.admin.RulesHandler;
 import dev.sluice.capture.CaptureWriter;
 import dev.sluice.capture.RequestCapture;
@@ -202,6 +203,7 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/healthcheck", new ReadGuard(adminApi, new HealthHandler(this::health)));
     admin.handle("/metrics", new ReadGuard(adminApi, new MetricsHandler(metrics)));
     admin.handle("/rules", new RulesHandler(adminApi));
+    admin.handle("/rlconfig", new ReadGuard(adminApi, new RlconfigHandler(reloader::rules)));
     admin.handle("/json", new ReadGuard(adminApi, new JsonHandler(service)));
     admin.handle("/counters", new CountersHandler(adminApi));
     admin.handle("/explain", new ExplainHandler(adminApi));

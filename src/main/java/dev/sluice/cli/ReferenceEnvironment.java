@@ -186,7 +186,7 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
               .resolve(env.getOrDefault("RUNTIME_APPDIRECTORY", "config"));
       put("RUNTIME_ROOT", "SLUICE_CONFIG", dir.normalize().toString());
     }
-    same("MERGE_DOMAIN_CONFIG", "SLUICE_MERGE_DOMAINS");
+    bool("MERGE_DOMAIN_CONFIG", "SLUICE_MERGE_DOMAINS");
     if (flag("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED")) {
       // As in the reference: start with no rules, unhealthy until a load brings one domain.
       put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "SLUICE_HEALTH_NEEDS_RULES", "true");
@@ -314,13 +314,13 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
     if (flag("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT")) {
       put("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT", "SLUICE_CHARGE_DENIED", "false");
     }
-    same("SHADOW_MODE", "SLUICE_SHADOW_MODE");
-    same("QUOTA_MODE", "SLUICE_QUOTA_MODE");
-    same("LIMIT_RESPONSE_HEADERS_ENABLED", "SLUICE_RESPONSE_HEADERS");
+    bool("SHADOW_MODE", "SLUICE_SHADOW_MODE");
+    bool("QUOTA_MODE", "SLUICE_QUOTA_MODE");
+    bool("LIMIT_RESPONSE_HEADERS_ENABLED", "SLUICE_RESPONSE_HEADERS");
     same("LIMIT_LIMIT_HEADER", "SLUICE_LIMIT_HEADER");
     same("LIMIT_REMAINING_HEADER", "SLUICE_REMAINING_HEADER");
     same("LIMIT_RESET_HEADER", "SLUICE_RESET_HEADER");
-    same("RESPONSE_DYNAMIC_METADATA", "SLUICE_RESPONSE_DYNAMIC_METADATA");
+    bool("RESPONSE_DYNAMIC_METADATA", "SLUICE_RESPONSE_DYNAMIC_METADATA");
   }
 
   private void observability() {
@@ -418,6 +418,13 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
   private void same(String reference, String sluice) {
     if (env.containsKey(reference)) {
       put(reference, sluice, env.get(reference));
+    }
+  }
+
+  /** A Go boolean (1, t, TRUE, ...) as picocli's {@code true}/{@code false}. */
+  private void bool(String reference, String sluice) {
+    if (env.containsKey(reference)) {
+      put(reference, sluice, String.valueOf(flag(reference)));
     }
   }
 

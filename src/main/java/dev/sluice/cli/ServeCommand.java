@@ -182,6 +182,23 @@ final class ServeCommand implements Callable<Integer> {
   boolean shadowMode;
 
   @Option(
+      names = "--quota-mode",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_QUOTA_MODE:-false}",
+      description =
+          "Every descriptor but an unlimited one is in quota mode: a request is over the limit only"
+              + " when all of them are (env SLUICE_QUOTA_MODE, default ${DEFAULT-VALUE}).")
+  boolean quotaMode;
+
+  @Option(
+      names = "--near-limit-ratio",
+      defaultValue = "${env:SLUICE_NEAR_LIMIT_RATIO:-0.8}",
+      description =
+          "Hits above this share of a limit count in sluice_rule_near_limit_total, in (0, 1] (env"
+              + " SLUICE_NEAR_LIMIT_RATIO, default ${DEFAULT-VALUE}).")
+  float nearLimitRatio;
+
+  @Option(
       names = "--response-headers",
       arity = "0..1",
       defaultValue = "${env:SLUICE_RESPONSE_HEADERS:-false}",
@@ -419,7 +436,13 @@ final class ServeCommand implements Callable<Integer> {
               access(),
               healthNeedsRules),
           new LimiterConfig(
-              rules.defaultAlgorithm, failureMode, instances, shadowMode, localCacheSize),
+              rules.defaultAlgorithm,
+              failureMode,
+              instances,
+              shadowMode,
+              localCacheSize,
+              quotaMode,
+              nearLimitRatio),
           new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),
           xds.toSource(),
           tracing.toConfig(),

@@ -12,13 +12,22 @@ import java.util.Objects;
  *     enforces {@code ceil(limit / instances)} on its own
  * @param globalShadowMode answer OK overall whatever the statuses say (they stay as computed)
  * @param localCacheSize entries of the local over-limit cache; 0 turns it off
+ * @param globalQuotaMode every descriptor but an unlimited one is in quota mode (the reference's
+ *     QUOTA_MODE): the request is over the limit only when all of them are
+ * @param nearLimitRatio hits above this share of a limit count as near it (metrics only), in (0,
+ *     1]; multiplied in float precision, as in the reference
  */
 public record LimiterConfig(
     Algorithm overrideAlgorithm,
     FailureMode failureMode,
     int instances,
     boolean globalShadowMode,
-    long localCacheSize) {
+    long localCacheSize,
+    boolean globalQuotaMode,
+    float nearLimitRatio) {
+  /** The reference's NEAR_LIMIT_RATIO default. */
+  public static final float DEFAULT_NEAR_LIMIT_RATIO = 0.8f;
+
   public LimiterConfig {
     Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
     Objects.requireNonNull(failureMode, "failureMode");
@@ -28,6 +37,26 @@ public record LimiterConfig(
     if (localCacheSize < 0) {
       throw new IllegalArgumentException("local cache size must be >= 0: " + localCacheSize);
     }
+    if (!(nearLimitRatio > 0 && nearLimitRatio <= 1)) {
+      throw new IllegalArgumentException("near limit ratio must be in (0, 1]: " + nearLimitRatio);
+    }
+  }
+
+  /** Without global quota mode, near limit at 80%. */
+  public LimiterConfig(
+      Algorithm overrideAlgorithm,
+      FailureMode failureMode,
+      int instances,
+      boolean globalShadowMode,
+      long localCacheSize) {
+    this(
+        overrideAlgorithm,
+        failureMode,
+        instances,
+        globalShadowMode,
+        localCacheSize,
+        false,
+        DEFAULT_NEAR_LIMIT_RATIO);
   }
 
   /** Without the local over-limit cache. */
@@ -37,6 +66,28 @@ public record LimiterConfig(
       int instances,
       boolean globalShadowMode) {
     this(overrideAlgorithm, failureMode, instances, globalShadowMode, 0);
+  }
+
+  public LimiterConfig withGlobalQuotaMode(boolean quotaMode) {
+    return new LimiterConfig(
+        overrideAlgorithm,
+        failureMode,
+        instances,
+        globalShadowMode,
+        localCacheSize,
+        quotaMode,
+        nearLimitRatio);
+  }
+
+  public LimiterConfig withNearLimitRatio(float ratio) {
+    return new LimiterConfig(
+        overrideAlgorithm,
+        failureMode,
+        instances,
+        globalShadowMode,
+        localCacheSize,
+        globalQuotaMode,
+        ratio);
   }
 
   public static LimiterConfig defaults() {

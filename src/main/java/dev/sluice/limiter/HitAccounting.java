@@ -1,5 +1,6 @@
 package dev.sluice.limiter;
 
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.RuleCounts;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.Usage;
@@ -10,14 +11,25 @@ import dev.sluice.store.algorithm.CountingAlgorithm;
  * service's accounting so dashboards built on it read the same.
  */
 final class HitAccounting {
-  /** Hits above this share of the limit are "near" it. */
-  static final double NEAR_LIMIT_RATIO = 0.8;
+  private final float nearLimitRatio;
 
-  private HitAccounting() {}
+  /**
+   * @param nearLimitRatio hits above this share of the limit are "near" it
+   */
+  HitAccounting(float nearLimitRatio) {
+    this.nearLimitRatio = nearLimitRatio;
+  }
 
+  /** With the reference's default ratio, 0.8. */
   static RuleCounts of(Limit limit, long hits, Usage usage, boolean shadow) {
+    return new HitAccounting(LimiterConfig.DEFAULT_NEAR_LIMIT_RATIO)
+        .counts(limit, hits, usage, shadow);
+  }
+
+  RuleCounts counts(Limit limit, long hits, Usage usage, boolean shadow) {
     long capacity = limit.capacity();
-    long near = (long) Math.floor(capacity * NEAR_LIMIT_RATIO);
+    // The reference's threshold: floor(float32(limit) * ratio), so the same limits round alike.
+    long near = (long) Math.floor((float) capacity * nearLimitRatio);
     long after = usage.countAfter();
     // Never negative, so no metric counter is handed a negative increment (issue 11.2).
     long before = Math.max(0, after - hits);

@@ -166,7 +166,7 @@ public final class RateLimiter {
         stores.overLimitCache().remember(answered.counted().hit(), answered.usage());
       }
     }
-    Verdict verdict = Verdict.of(plans, settings.globalShadowMode());
+    Verdict verdict = Verdict.of(plans, settings);
     record(domain, verdict);
     return verdict.decision();
   }
@@ -221,7 +221,7 @@ public final class RateLimiter {
               ? new Plan.ByFailurePolicy(counted.get(), policy.apply(counted.get()))
               : plan);
     }
-    Verdict verdict = Verdict.of(answered, settings.globalShadowMode());
+    Verdict verdict = Verdict.of(answered, settings);
     if (verdict.shadowedByGlobal()) {
       metrics.globalShadowMode();
     }

@@ -1,5 +1,6 @@
 package dev.sluice.limiter;
 
+import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.RuleCounts;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,8 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
    *
    * @throws IllegalStateException when a counted plan has no answer
    */
-  static Verdict of(List<Plan> plans, boolean globalShadowMode) {
+  static Verdict of(List<Plan> plans, LimiterConfig settings) {
+    HitAccounting accounting = new HitAccounting(settings.nearLimitRatio());
     List<DescriptorDecision> statuses = new ArrayList<>(plans.size());
     List<RuleOutcome> outcomes = new ArrayList<>(plans.size());
     boolean regularOver = false;
@@ -38,8 +40,8 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
       DescriptorDecision status = statusOf(plan);
       statuses.add(status);
       boolean over = status.code() == Code.OVER_LIMIT;
-      outcomeOf(plan, over).ifPresent(outcomes::add);
-      if (quotaMode(plan)) {
+      outcomeOf(plan, over, accounting).ifPresent(outcomes::add);
+      if (quotaMode(plan, settings.globalQuotaMode())) {
         quota++;
         quotaOver += over ? 1 : 0;
       } else {
@@ -48,7 +50,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     }
     // OVER_LIMIT when a regular descriptor is over, or when every quota-mode descriptor is.
     boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
-    boolean shadowed = overLimit && globalShadowMode;
+    boolean shadowed = overLimit && settings.globalShadowMode();
     Code overall = overLimit && !shadowed ? Code.OVER_LIMIT : Code.OK;
     return new Verdict(new Decision(overall, statuses), outcomes, shadowed);
   }
@@ -75,7 +77,8 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     throw new IllegalStateException("a counted descriptor has no answer: " + plan);
   }
 
-  private static Optional<RuleOutcome> outcomeOf(Plan plan, boolean refused) {
+  private static Optional<RuleOutcome> outcomeOf(
+      Plan plan, boolean refused, HitAccounting accounting) {
     if (!(plan instanceof Plan.Answered answered)) {
       return Optional.empty();
     }
@@ -84,12 +87,19 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     RuleCounts counts =
         answered.source() == Plan.Source.OVER_LIMIT_CACHE
             ? HitAccounting.cachedOver(counted.hit().hits(), shadow)
-            : HitAccounting.of(
+            : accounting.counts(
                 counted.hit().limit(), counted.hit().hits(), answered.usage(), shadow);
     return Optional.of(new RuleOutcome(counted, counts, refused));
   }
 
-  private static boolean quotaMode(Plan plan) {
+  /**
+   * Global quota mode, as in the reference, puts every descriptor but an unlimited one in quota
+   * mode, also one that matched no rule (it counts as passing).
+   */
+  private static boolean quotaMode(Plan plan, boolean global) {
+    if (global && !(plan instanceof Plan.Unlimited)) {
+      return true;
+    }
     if (plan instanceof Plan.Answered answered) {
       return answered.counted().flags().quotaMode();
     }

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ServeConfig;
@@ -153,6 +154,20 @@ class ReferenceEnvironmentTest {
                 .rules()
                 .allowEmptyRules())
         .isFalse();
+  }
+
+  @Test
+  void quotaModeAndNearLimitRatio_goBooleansAndAFloat() {
+    Map<String, String> env = Map.of("QUOTA_MODE", "1", "NEAR_LIMIT_RATIO", "0.5");
+    ServeConfig config = serve(env);
+
+    assertThat(config.limiter().globalQuotaMode()).isTrue();
+    assertThat(config.limiter().nearLimitRatio()).isEqualTo(0.5f);
+    assertThat(warnings(env)).isEmpty();
+    assertThat(serve(Map.of()).limiter().globalQuotaMode()).isFalse();
+    assertThat(serve(Map.of()).limiter().nearLimitRatio()).isEqualTo(0.8f);
+    assertThatThrownBy(() -> serve(Map.of("NEAR_LIMIT_RATIO", "1.5")))
+        .hasMessageContaining("near limit ratio must be in (0, 1]: 1.5");
   }
 
   @Test

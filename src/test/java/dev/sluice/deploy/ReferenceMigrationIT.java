@@ -212,6 +212,8 @@ class ReferenceMigrationIT {
     env.put("REDIS_TIMEOUT", "1s");
     env.put("CACHE_KEY_PREFIX", "behaviour_");
     env.put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "true");
+    env.put("QUOTA_MODE", "true");
+    env.put("NEAR_LIMIT_RATIO", "0.5");
     Path stdout = tmp.resolve("behaviour-stdout");
     start(env, stdout);
     Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
@@ -237,6 +239,36 @@ class ReferenceMigrationIT {
                       .getStatus()
                   == ServingStatus.SERVING);
       assertThat(get(httpPort, "/healthcheck").statusCode()).isEqualTo(200);
+
+      HttpResponse<String> rlconfig = get(httpPort, "/rlconfig");
+      assertThat(rlconfig.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
+      assertThat(rlconfig.body())
+          .isEqualTo(
+              """
+              behaviour.blocked: unit=MINUTE requests_per_unit=0, shadow_mode: false, quota_mode: false
+              behaviour.tenant: unit=MINUTE requests_per_unit=10, shadow_mode: false, quota_mode: false
+              """);
+
+      var rls =
+          RateLimitServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+      // QUOTA_MODE: every descriptor is a quota descriptor, so one over limit is not enough.
+      RateLimitResponse quota =
+          rls.shouldRateLimit(
+              request("behaviour", descriptor("blocked", "x"), descriptor("tenant", "q")));
+      assertThat(quota.getStatuses(0).getCode()).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
+      assertThat(quota.getOverallCode()).isEqualTo(RateLimitResponse.Code.OK);
+      assertThat(
+              rls.shouldRateLimit(request("behaviour", descriptor("blocked", "x")))
+                  .getOverallCode())
+          .isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
+
+      // NEAR_LIMIT_RATIO=0.5 of 10: hits 6 and 7 are near the limit (at 0.8 none would be).
+      for (int i = 0; i < 7; i++) {
+        rls.shouldRateLimit(request("behaviour", descriptor("tenant", "near")));
+      }
+      assertThat(get(httpPort, "/metrics").body())
+          .contains("sluice_rule_near_limit_total{domain=\"behaviour\",rule=\"tenant\"} 2.0");
     } finally {
       channel.shutdownNow();
     }
@@ -250,6 +282,10 @@ class ReferenceMigrationIT {
           rate_limit:
             unit: minute
             requests_per_unit: 10
+        - key: blocked
+          rate_limit:
+            unit: minute
+            requests_per_unit: 0
       """;
 
   private static HttpResponse<String> get(int port, String path) throws Exception {

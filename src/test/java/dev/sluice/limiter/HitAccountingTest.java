@@ -55,4 +55,12 @@ class HitAccountingTest {
     assertThat(counts.over()).isEqualTo(hits);
     assertThat(counts.within()).isZero();
   }
+
+  @ParameterizedTest(name = "ratio {0}: L=10 a=1 after={1} -> near {2}")
+  @CsvSource({"0.8, 6, 0", "0.5, 6, 1", "0.5, 5, 0", "1.0, 10, 0", "0.1, 2, 1", "0.8, 9, 1"})
+  void nearLimitRatio_movesTheNearThreshold(float ratio, long after, long near) {
+    Limit fixed = Limit.of(10, Unit.HOUR, Algorithm.FIXED_WINDOW);
+    Usage usage = new Usage(false, 10 - after, Duration.ZERO, after);
+    assertThat(new HitAccounting(ratio).counts(fixed, 1, usage, false).near()).isEqualTo(near);
+  }
 }

@@ -273,6 +273,38 @@ class RateLimiterTest {
     }
   }
 
+  @ParameterizedTest(name = "global quota mode: {0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          regular=over                 | OVER_LIMIT
+          regular=over regular=ok      | OK
+          regular=over shadow=x        | OK
+          regular=over health=x        | OK
+          regular=over nomatch=x       | OK
+          regular=over internal=x      | OVER_LIMIT
+          quota=over regular=over      | OVER_LIMIT
+          """)
+  void globalQuotaMode_everyDescriptorButUnlimitedIsAQuotaDescriptor(String request, Code overall) {
+    List<DescriptorRequest> descriptors = new ArrayList<>();
+    for (String entry : request.split(" ")) {
+      descriptors.add(descriptor(entry));
+    }
+    RateLimiter quota =
+        new RateLimiter(
+            () -> RULES,
+            RateLimiter.StoreChoice.of(store),
+            new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 0)
+                .withGlobalQuotaMode(true),
+            new SluiceMetrics(new PrometheusRegistry()));
+
+    Decision decision = quota.decide(new RateLimitCall("api", descriptors, 0)).join();
+
+    assertThat(decision.overall()).isEqualTo(overall);
+    assertThat(decision.statuses().get(0).code()).isEqualTo(Code.OVER_LIMIT);
+  }
+
   // --- hits_addend ---------------------------------------------------------------------------
 
   @ParameterizedTest(name = "request {0}, descriptor {1} -> remaining {2}")

@@ -1,0 +1,69 @@
+package dev.sluice.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Rule;
+import dev.sluice.rules.RuleKind;
+import dev.sluice.rules.RuleSet;
+import java.io.IOException;
+import java.util.Comparator;
+import java.util.function.Supplier;
+
+/**
+ * {@code GET /rlconfig}: the loaded limits as envoyproxy/ratelimit's debug port prints them, one
+ * line per node with a {@code rate_limit}: {@code <domain>.<path>: unit=<UNIT>
+ * requests_per_unit=<n>, shadow_mode: <bool>, quota_mode: <bool>} (an unlimited node shows {@code
+ * unit=UNKNOWN requests_per_unit=0}, as there). Scripts that scrape the reference's dump keep
+ * working; Sluice's own view, with files and lines, is the JSON {@code /rules}. Lines are sorted
+ * (the reference's are in map order). A limit counted by another algorithm than a fixed window says
+ * so at the end of its line.
+ */
+public final class RlconfigHandler implements HttpHandler {
+  private final Supplier<RuleSet> rules;
+
+  /** {@code rules} is read once per request: the snapshot being served. */
+  public RlconfigHandler(Supplier<RuleSet> rules) {
+    this.rules = rules;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    AdminHttpServer.send(exchange, 200, "text/plain; charset=utf-8", dump(rules.get()));
+  }
+
+  /** The dump of {@code rules}: one {@code \n}-terminated line per limit node, empty for none. */
+  public static String dump(RuleSet rules) {
+    StringBuilder out = new StringBuilder();
+    rules.rules().stream().sorted(Comparator.comparing(Rule::id)).forEach(rule -> line(rule, out));
+    return out.toString();
+  }
+
+  private static void line(Rule rule, StringBuilder out) {
+    if (rule.kind() instanceof RuleKind.NoRateLimit) {
+      return;
+    }
+    String limit = "unit=UNKNOWN requests_per_unit=0";
+    String algorithm = "";
+    if (rule.kind() instanceof RuleKind.Counted counted) {
+      Limit l = counted.limit();
+      limit = "unit=" + l.unit().name() + " requests_per_unit=" + l.requestsPerUnit();
+      if (l.algorithm() != Algorithm.FIXED_WINDOW) {
+        algorithm =
+            ", algorithm: "
+                + l.algorithm().configName()
+                + (l.algorithm().takesBurst() ? ", burst: " + l.burst() : "");
+      }
+    }
+    out.append(rule.id())
+        .append(": ")
+        .append(limit)
+        .append(", shadow_mode: ")
+        .append(rule.shadowMode())
+        .append(", quota_mode: ")
+        .append(rule.flags().quotaMode())
+        .append(algorithm)
+        .append('\n');
+  }
+}
