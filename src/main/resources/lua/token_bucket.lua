@@ -16,8 +16,10 @@
 -- Reply, integers only: {allowed, tokens, reset, count}
 --   allowed  1 when the hits were taken, 0 when the bucket held too few (nothing taken)
 --   tokens   whole tokens left
---   reset    microseconds until the bucket is full again (allowed, or hits above capacity),
---            else until it holds enough tokens for the hits
+--   reset    microseconds until the bucket is full again (allowed), until it holds enough
+--            tokens for the hits (refused), or, for hits above capacity, which no wait can
+--            satisfy, the time a whole bucket takes to refill (capacity / rate; a window when the
+--            rate is 0), never 0
 --   count    capacity minus whole tokens left, plus the refused hits when not allowed
 
 local capacity = tonumber(ARGV[1])
@@ -58,7 +60,10 @@ end
 
 local until_full = micros_until(capacity - left)
 local until_reset = until_full
-if not allowed and hits <= capacity then
+if hits > capacity then
+  -- No wait lets it through: a whole bucket's refill time, never 0 (issue 11.10).
+  until_reset = micros_until(capacity)
+elseif not allowed then
   until_reset = micros_until(hits - left)
 end
 local whole = math.floor(left)

@@ -6,6 +6,7 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.testing.Hammer;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -145,6 +146,25 @@ public abstract class CounterStoreContract {
     Usage fits = acquireOne(store(), new Hit(key, limit, 3));
     assertThat(fits.overLimit()).isFalse();
     assertThat(fits.remaining()).isZero();
+  }
+
+  @Test
+  void tokenBucket_moreHitsThanTheBurst_refusedWithAWholeRefillAsReset() {
+    // One token an hour, burst 3: a whole bucket refills in 3 hours.
+    Limit limit = bucket(24, Unit.DAY, 3);
+    String key = key("above-burst");
+    Usage full = acquireOne(store(), new Hit(key, limit, 4));
+    assertThat(full.overLimit()).isTrue();
+    assertThat(full.remaining()).isEqualTo(3);
+    // Was 0 (issue 11.10): a client told to retry at once, for a request that can never pass.
+    assertThat(full.untilReset())
+        .isBetween(Duration.ofHours(3).minusSeconds(1), Duration.ofHours(3).plusSeconds(1));
+    acquireOne(store(), new Hit(key, limit, 1));
+    Usage partial = acquireOne(store(), new Hit(key, limit, 4));
+    assertThat(partial.overLimit()).isTrue();
+    assertThat(partial.untilReset())
+        .as("not the hour until full: no wait helps")
+        .isBetween(Duration.ofHours(3).minusSeconds(1), Duration.ofHours(3).plusSeconds(1));
   }
 
   @Test

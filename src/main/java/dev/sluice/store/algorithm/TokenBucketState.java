@@ -26,7 +26,13 @@ public record TokenBucketState(double tokens, long atMicros) {
     return new TokenBucketState(limit.burst(), nowMicros);
   }
 
-  /** Refills for the time elapsed, then takes {@code hits} tokens if the bucket holds them. */
+  /**
+   * Refills for the time elapsed, then takes {@code hits} tokens if the bucket holds them. The
+   * usage's reset is the time until the bucket is full again (allowed), until it holds {@code hits}
+   * (refused), or, for more hits than the burst, which no wait can satisfy, the time a whole bucket
+   * takes to refill ({@code burst / rate}; one window when it never refills): never 0, so a client
+   * that waits for it does not retry at once.
+   */
   public Take take(Limit limit, long hits, long nowMicros) {
     double capacity = limit.burst();
     double ratePerMicro = limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
@@ -36,10 +42,15 @@ public record TokenBucketState(double tokens, long atMicros) {
     double left = allowed ? available - hits : available;
     long windowMicros = limit.unit().seconds() * 1_000_000L;
     long untilFull = microsUntil(capacity - left, ratePerMicro, windowMicros);
-    long untilReset =
-        allowed || hits > capacity
-            ? untilFull
-            : microsUntil(hits - left, ratePerMicro, windowMicros);
+    long untilReset;
+    if (hits > capacity) {
+      // No wait lets it through; a whole bucket's refill time, never 0 (issue 11.10).
+      untilReset = microsUntil(capacity, ratePerMicro, windowMicros);
+    } else if (allowed) {
+      untilReset = untilFull;
+    } else {
+      untilReset = microsUntil(hits - left, ratePerMicro, windowMicros);
+    }
     long whole = (long) Math.floor(left);
     long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
     Usage usage =

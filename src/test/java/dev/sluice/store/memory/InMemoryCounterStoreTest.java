@@ -51,6 +51,25 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
     assertThat(next.countAfter()).isEqualTo(Long.MAX_VALUE);
   }
 
+  /** Issue 11.10: more than the burst was OVER_LIMIT with reset 0, at any time. */
+  @Test
+  void tokenBucket_moreThanTheBurst_resetIsAWholeRefillWhateverTheBucketHolds() {
+    Hit tooMany = new Hit(key("above-burst-clock"), bucket(60, Unit.MINUTE, 10), 11);
+    Hit one = new Hit(tooMany.key(), tooMany.limit(), 1);
+    // One token a second, 10 in the bucket: a whole refill is 10 s, whether full, or not.
+    assertThat(acquireOne(store, tooMany).untilReset()).isEqualTo(Duration.ofSeconds(10));
+    for (int i = 0; i < 10; i++) {
+      acquireOne(store, one);
+    }
+    clock.advance(Duration.ofMillis(2_500));
+    Usage empty = acquireOne(store, tooMany);
+    assertThat(empty.overLimit()).isTrue();
+    assertThat(empty.remaining()).isEqualTo(2);
+    assertThat(empty.untilReset()).isEqualTo(Duration.ofSeconds(10));
+    // The state is untouched: the bucket is still 2.5 tokens, full 7.5 s later.
+    assertThat(acquireOne(store, one).untilReset()).isEqualTo(Duration.ofMillis(8_500));
+  }
+
   @Test
   void fixedWindow_windowsAlignToEpoch() {
     clock.set(java.time.Instant.ofEpochSecond(3_600 * 10 + 1_234));
@@ -131,12 +150,13 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
   }
 
   @Test
-  void tokenBucket_tooLargeForBurst_reportsTimeUntilFull() {
+  void tokenBucket_tooLargeForBurst_reportsAWholeRefillNotTheTimeUntilFull() {
     Hit small = new Hit(key("huge"), bucket(1, Unit.SECOND, 2), 1);
     acquireOne(store, small);
     Usage huge = acquireOne(store, new Hit(small.key(), small.limit(), 3));
     assertThat(huge.overLimit()).isTrue();
-    assertThat(huge.untilReset()).isEqualTo(Duration.ofSeconds(1));
+    // Full in 1 s, but full is not enough; "until full" was 0 for a full bucket (issue 11.10).
+    assertThat(huge.untilReset()).isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
