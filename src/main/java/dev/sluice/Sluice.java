@@ -207,7 +207,11 @@ public final class Sluice implements AutoCloseable {
     admin.handle("/json", new ReadGuard(adminApi, new JsonHandler(service)));
     admin.handle("/counters", new CountersHandler(adminApi));
     admin.handle("/explain", new ExplainHandler(adminApi));
-    admin.handle("/ui", new ReadGuard(adminApi, new LiveHandler(live, this::liveStatus)));
+    // The page itself is the same static file for everyone and holds no data, so a browser can
+    // load it without a header; what it shows comes from /ui/data, behind the read guard.
+    LiveHandler livePage = new LiveHandler(live, this::liveStatus);
+    admin.handle("/ui", livePage);
+    admin.handle("/ui/data", new ReadGuard(adminApi, livePage));
     started.add(admin.start());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
       startXds(xdsConfig, loader);

@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 /**
  * {@code GET /ui}: the live page, one self-contained HTML file (inline script and style, no
  * external assets, so it works on a machine without internet). {@code GET /ui/data}: what the page
- * polls, as JSON, for tools too.
+ * polls, as JSON, for tools too. The composition root puts {@code /ui/data} behind the admin read
+ * guard; the page then asks for the token and sends it as a bearer header (see {@code live.html}).
  */
 public final class LiveHandler implements HttpHandler {
   private static final String PAGE_RESOURCE = "live.html";
