@@ -8,7 +8,6 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
-import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.Hammer;
@@ -21,11 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -45,6 +40,8 @@ class RedisClusterIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
   /** The store's timeout plus a margin for a loaded test machine's scheduling. */
+  private static final int THREADS_IN_FLIGHT = 16;
+
   private static final Duration ANSWER_WITHIN = TIMEOUT.plusMillis(500);
 
   @RegisterExtension static final RedisClusterExtension cluster = new RedisClusterExtension();
@@ -307,17 +304,125 @@ class RedisClusterIT {
     }
   }
 
+  /**
+   * 16 threads on keys of all three masters while one master is failed over with CLUSTER FAILOVER
+   * (planned, lossless: counts stay exact) and then another is killed (its replica takes over after
+   * the node timeout). Only the keys of the affected master fail, each call within the timeout;
+   * once the new master serves, nothing fails, without a restart. A killed master loses the writes
+   * it acknowledged but had not yet replicated, so its keys may admit that many more than the limit
+   * and no more.
+   */
   @Test
   @Order(5)
-  void masterFailover_underLoad_everyCallAnswered_nothingOverAdmitted_recovers() throws Exception {
+  void failoverAndKilledMaster_underLoad_onlyAffectedKeysFail_recoversByItself() throws Exception {
     RedisCounterStore store = open();
-    String key = "cluster-failover-" + unique;
-    Hit hit = new Hit(key, limit(Algorithm.TOKEN_BUCKET, 400), 1);
-    HostAndPort master = masterOf(key);
-    int admitted = admittedWhile(store, hit, () -> cluster.failover(master));
-    assertThat(masterOf(key)).isNotEqualTo(master);
-    awaitServing(store, hit);
-    assertThat(admitted).as("admitted across the failover, limit 400").isLessThanOrEqualTo(400);
+    Map<HostAndPort, List<Integer>> masters = cluster.masters();
+    Limit fixed = limit(Algorithm.FIXED_WINDOW, 300);
+    Map<HostAndPort, List<Hit>> byMaster = new LinkedHashMap<>();
+    masters.forEach(
+        (master, slots) ->
+            byMaster.put(master, hitsInSlots("failover-" + master, slots, 8, fixed)));
+    List<List<Hit>> requests = new ArrayList<>();
+    byMaster.values().forEach(hits -> hits.forEach(hit -> requests.add(List.of(hit))));
+    List<HostAndPort> order = List.copyOf(byMaster.keySet());
+
+    ClusterLoad planned = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
+    HostAndPort promoted;
+    try {
+      Thread.sleep(300);
+      promoted = cluster.failover(order.get(0));
+      awaitServingAll(store, byMaster.get(order.get(0)));
+      planned.settled();
+      planned.stopAfter(Duration.ofMillis(300));
+    } finally {
+      planned.close();
+    }
+    report("CLUSTER FAILOVER", planned);
+    assertAnsweredAndRecovered(planned, byMaster, order.get(0));
+    for (Hit hit : byMaster.values().stream().flatMap(List::stream).toList()) {
+      long failed = planned.count(hit.key(), ClusterLoad.FAILED_DURING);
+      long answered = planned.count(hit.key(), ClusterLoad.ANSWERED);
+      // Lossless: every answered call is counted; a failed one may or may not have run.
+      assertThat(counterValue(hit))
+          .as("counter of %s", hit.key())
+          .isBetween(answered, answered + failed);
+      assertThat(planned.count(hit.key(), ClusterLoad.ALLOWED)).isLessThanOrEqualTo(300);
+    }
+
+    HostAndPort victim = order.get(1);
+    ClusterLoad killed = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
+    try {
+      Thread.sleep(300);
+      cluster.killMaster(victim);
+      awaitServingAll(store, byMaster.get(victim));
+      killed.settled();
+      killed.stopAfter(Duration.ofMillis(300));
+    } finally {
+      killed.close();
+    }
+    report("kill -9 of a master", killed);
+    assertAnsweredAndRecovered(killed, byMaster, victim);
+    long lostInAll = 0;
+    for (Hit hit : byMaster.get(victim)) {
+      long answered =
+          planned.count(hit.key(), ClusterLoad.ANSWERED)
+              + killed.count(hit.key(), ClusterLoad.ANSWERED);
+      long allowed =
+          planned.count(hit.key(), ClusterLoad.ALLOWED)
+              + killed.count(hit.key(), ClusterLoad.ALLOWED);
+      // Every answered call ran once, on the old master or the new one; those the new master's
+      // counter lacks are writes the dead master acknowledged and never replicated. A failed call
+      // that ran and was replicated hides one such loss: at most one per thread in flight.
+      long lost = Math.max(0, answered - counterValue(hit));
+      lostInAll += lost;
+      assertThat(allowed)
+          .as("allowed of %s, lost %d", hit.key(), lost)
+          .isLessThanOrEqualTo(300 + lost + THREADS_IN_FLIGHT);
+      // The counter survived on the replica: it did not start again from nothing.
+      assertThat(lost)
+          .as("writes lost of %s (%d answered)", hit.key(), answered)
+          .isLessThan(answered / 2 + 1);
+    }
+    System.out.printf("kill -9: writes lost over the killed master's 8 keys: %d%n", lostInAll);
+  }
+
+  /**
+   * Every call answered in time; failures only for the affected master's keys, none after it
+   * recovered.
+   */
+  private static void assertAnsweredAndRecovered(
+      ClusterLoad load, Map<HostAndPort, List<Hit>> byMaster, HostAndPort affected) {
+    assertThat(load.unanswered()).as("calls unanswered within %s", ANSWER_WITHIN).isZero();
+    assertThat(load.unexpected()).as("failures other than StoreException").isZero();
+    assertThat(load.total(ClusterLoad.FAILED_AFTER))
+        .as("failures after the new master served: %s", load.failures())
+        .isZero();
+    byMaster.forEach(
+        (master, hits) -> {
+          if (!master.equals(affected)) {
+            for (Hit hit : hits) {
+              assertThat(load.count(hit.key(), ClusterLoad.FAILED_DURING))
+                  .as("failures of %s on the unaffected master %s", hit.key(), master)
+                  .isZero();
+            }
+          }
+        });
+  }
+
+  private static void report(String change, ClusterLoad load) {
+    System.out.printf(
+        "%s: %d calls answered, %d failed (failure mode), slowest %s; %s%n",
+        change,
+        load.total(ClusterLoad.ANSWERED),
+        load.total(ClusterLoad.FAILED_DURING),
+        load.slowest(),
+        load.failures().stream().limit(2).toList());
+  }
+
+  private static void awaitServingAll(RedisCounterStore store, List<Hit> hits) {
+    for (Hit hit : hits) {
+      awaitServing(store, hit);
+    }
   }
 
   private static void awaitServing(RedisCounterStore store, Hit hit) {
@@ -326,61 +431,11 @@ class RedisClusterIT {
         "the store to answer from the new owner",
         () -> {
           try {
-            store.acquire(List.of(hit)).get(2, TimeUnit.SECONDS);
+            store.inspect(hit).get(2, TimeUnit.SECONDS); // a read: the counter stays as counted
             return true;
           } catch (Exception e) {
             return false;
           }
         });
-  }
-
-  /** Hits from 4 threads while {@code action} runs (and 300 ms at least); every call answered. */
-  private static int admittedWhile(RedisCounterStore store, Hit hit, Runnable action)
-      throws Exception {
-    AtomicBoolean running = new AtomicBoolean(true);
-    AtomicInteger admitted = new AtomicInteger();
-    AtomicInteger unanswered = new AtomicInteger();
-    AtomicInteger unexpected = new AtomicInteger();
-    List<Thread> senders = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      Thread sender =
-          new Thread(
-              () -> {
-                while (running.get()) {
-                  try {
-                    Usage usage =
-                        store
-                            .acquire(List.of(hit))
-                            .get(TIMEOUT.toMillis() * 5, TimeUnit.MILLISECONDS)
-                            .get(0);
-                    if (!usage.overLimit()) {
-                      admitted.incrementAndGet();
-                    }
-                  } catch (TimeoutException e) {
-                    unanswered.incrementAndGet();
-                  } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof StoreException)) {
-                      unexpected.incrementAndGet();
-                    }
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                }
-              });
-      senders.add(sender);
-      sender.start();
-    }
-    long start = System.nanoTime();
-    action.run();
-    while (System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(300)) {
-      Thread.onSpinWait();
-    }
-    running.set(false);
-    for (Thread sender : senders) {
-      sender.join();
-    }
-    assertThat(unanswered.get()).as("calls without an answer within 5 timeouts").isZero();
-    assertThat(unexpected.get()).as("failures other than StoreException").isZero();
-    return admitted.get();
   }
 }
