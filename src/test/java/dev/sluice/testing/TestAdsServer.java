@@ -8,6 +8,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TestAdsServer implements AutoCloseable {
   private final String typeUrl;
+  private final ServerCredentials credentials;
   private final BlockingQueue<DiscoveryRequest> requests = new LinkedBlockingQueue<>();
   private final List<StreamObserver<DiscoveryResponse>> streams = new CopyOnWriteArrayList<>();
   private final AtomicInteger nonces = new AtomicInteger();
@@ -34,15 +36,31 @@ public final class TestAdsServer implements AutoCloseable {
   private int port;
   private Server server;
 
-  private TestAdsServer(String typeUrl) {
+  private TestAdsServer(String typeUrl, ServerCredentials credentials) {
     this.typeUrl = typeUrl;
+    this.credentials = credentials;
   }
 
   /** Serves {@code typeUrl} resources on a free port, with no snapshot yet. */
   public static TestAdsServer start(String typeUrl) {
-    TestAdsServer ads = new TestAdsServer(typeUrl);
+    return start(typeUrl, InsecureServerCredentials.create());
+  }
+
+  /** The same over {@code credentials} (e.g. {@code TlsServerCredentials} for TLS tests). */
+  public static TestAdsServer start(String typeUrl, ServerCredentials credentials) {
+    TestAdsServer ads = new TestAdsServer(typeUrl, credentials);
     ads.listen(0);
     return ads;
+  }
+
+  /** Whether a client sent a request within {@code timeout}; consumes it. */
+  public boolean anyRequestWithin(Duration timeout) {
+    try {
+      return requests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS) != null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
   }
 
   public int port() {
@@ -117,10 +135,7 @@ public final class TestAdsServer implements AutoCloseable {
   }
 
   private void listen(int onPort) {
-    server =
-        Grpc.newServerBuilderForPort(onPort, InsecureServerCredentials.create())
-            .addService(new Ads())
-            .build();
+    server = Grpc.newServerBuilderForPort(onPort, credentials).addService(new Ads()).build();
     try {
       server.start();
     } catch (IOException e) {
