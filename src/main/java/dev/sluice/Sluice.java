@@ -162,14 +162,15 @@ public final class Sluice implements AutoCloseable {
     }
     started.add(reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
+    // Chosen once here; off is a null object, so nothing downstream asks whether it is on.
+    tracing = config.tracing().enabled() ? OtelTracing.create(config.tracing()) : Tracing.off();
+    // Before the store: a Redis store reports its pipelines to it.
+    started.add(tracing);
     CounterStore backend = openStore(config.store(), clock, scheduler);
     store = new GuardedStore(backend, config.store().breaker(), metrics, scheduler);
     started.add(store);
     boolean storeUp = store.checkAtStartup();
     store.start();
-    // Chosen once here; off is a null object, so nothing downstream asks whether it is on.
-    tracing = config.tracing().enabled() ? OtelTracing.create(config.tracing()) : Tracing.off();
-    started.add(tracing);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
@@ -305,7 +306,7 @@ public final class Sluice implements AutoCloseable {
       return boundedMemoryStore(clock, scheduler);
     }
     return new RedisCounterStore(
-            config.redis(), clock, new DaemonThreadFactory("sluice-redis-lane"))
+            config.redis(), clock, new DaemonThreadFactory("sluice-redis-lane"), tracing.batches())
         .start();
   }
 

@@ -1,6 +1,7 @@
 package dev.sluice.tracing;
 
 import dev.sluice.limiter.Decision;
+import dev.sluice.store.BatchTrace;
 import dev.sluice.store.CounterStore;
 import io.grpc.ServerServiceDefinition;
 import io.opentelemetry.context.Scope;
@@ -19,6 +20,11 @@ enum NoTracing implements Tracing, DecisionSpan {
   @Override
   public CounterStore store(CounterStore store) {
     return store;
+  }
+
+  @Override
+  public BatchTrace batches() {
+    return BatchTrace.NONE;
   }
 
   @Override

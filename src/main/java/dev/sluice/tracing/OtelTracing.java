@@ -1,6 +1,7 @@
 package dev.sluice.tracing;
 
 import dev.sluice.config.TracingConfig;
+import dev.sluice.store.BatchTrace;
 import dev.sluice.store.CounterStore;
 import io.grpc.Contexts;
 import io.grpc.Metadata;
@@ -31,6 +32,7 @@ public final class OtelTracing implements Tracing {
   private final Tracer tracer;
   private final TextMapPropagator propagator;
   private final AutoCloseable sdk;
+  private final PipelineSpans pipelines;
 
   /**
    * @param sdk closed by {@link #close}: flushes and stops the exporter
@@ -39,6 +41,7 @@ public final class OtelTracing implements Tracing {
     this.tracer = openTelemetry.getTracer(INSTRUMENTATION);
     this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
     this.sdk = sdk;
+    this.pipelines = new PipelineSpans(tracer);
   }
 
   /** Tracing as {@code config} and the {@code OTEL_*} environment say. */
@@ -55,6 +58,11 @@ public final class OtelTracing implements Tracing {
   @Override
   public CounterStore store(CounterStore store) {
     return new TracedCounterStore(store, tracer);
+  }
+
+  @Override
+  public BatchTrace batches() {
+    return pipelines;
   }
 
   @Override

@@ -8,14 +8,16 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A span around each {@link #acquire}: the store round trip of one request, from the call until its
  * future completes, so it includes the wait for a batched Redis pipeline shared with other
- * requests. A child of the span current on the calling thread (the decision's). Admin reads are not
- * traced.
+ * requests. A child of the span current on the calling thread (the decision's), and itself current
+ * while the store queues the request, so a Redis store's {@link PipelineSpans} can link it to the
+ * one span of the pipeline that carries it. Admin reads are not traced.
  */
 final class TracedCounterStore implements CounterStore {
   private final CounterStore store;
@@ -36,7 +38,7 @@ final class TracedCounterStore implements CounterStore {
             .setAttribute(SpanAttributes.HITS, hits.size())
             .startSpan();
     CompletableFuture<List<Usage>> usages;
-    try {
+    try (Scope scope = span.makeCurrent()) {
       usages = store.acquire(hits);
     } catch (RuntimeException e) {
       end(span, e);

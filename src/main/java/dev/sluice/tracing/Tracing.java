@@ -1,5 +1,6 @@
 package dev.sluice.tracing;
 
+import dev.sluice.store.BatchTrace;
 import dev.sluice.store.CounterStore;
 import io.grpc.ServerServiceDefinition;
 
@@ -14,6 +15,12 @@ public interface Tracing extends AutoCloseable {
 
   /** The store, with a span around each {@code acquire} (the store round trip). */
   CounterStore store(CounterStore store);
+
+  /**
+   * What a store that batches requests reports each shared round trip to: one span per Redis
+   * pipeline, linked from every request it carried.
+   */
+  BatchTrace batches();
 
   /**
    * Starts the span of one {@code ShouldRateLimit} call, a child of the caller's trace context when

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.store.BatchTrace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,13 +24,14 @@ final class Lanes {
    * @param threads makes each lane's writer thread
    * @param perNode lanes (connections) per node, at least 1
    * @param timeout connect and reply timeout
+   * @param trace told about each pipeline sent ({@link BatchTrace#NONE} without tracing)
    */
-  record Spec(ThreadFactory threads, int perNode, Duration timeout) {
+  record Spec(ThreadFactory threads, int perNode, Duration timeout, BatchTrace trace) {
     /** Lanes to one node sharing a break counter; nothing connects or runs yet. */
     List<PipelineLane> create(String address, Supplier<Connection> connector, AtomicLong breaks) {
       List<PipelineLane> lanes = new ArrayList<>(perNode);
       for (int i = 0; i < perNode; i++) {
-        lanes.add(new PipelineLane(threads, address, connector, breaks, timeout));
+        lanes.add(new PipelineLane(threads, address, connector, breaks, timeout, trace));
       }
       return List.copyOf(lanes);
     }

@@ -12,8 +12,10 @@ import redis.clients.jedis.Pipeline;
  * @param hits the counters the request touches, which the lane's batch cap counts; all of them go
  *     into one pipeline
  * @param commands queues the request's commands; called at most once, on the writer thread
+ * @param trace the caller's {@link dev.sluice.store.BatchTrace#requestQueued} token, or null
  */
-record PendingRequest<T>(int hits, Commands<T> commands, CompletableFuture<T> future) {
+record PendingRequest<T>(
+    int hits, Commands<T> commands, CompletableFuture<T> future, Object trace) {
 
   /** Queues one request's commands into a pipeline and says how to read their replies. */
   @FunctionalInterface

@@ -1,5 +1,6 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.store.BatchTrace;
 import dev.sluice.store.StoreException;
 import java.io.IOException;
 import java.time.Duration;
@@ -55,6 +56,7 @@ final class PipelineLane implements AutoCloseable {
   private final Supplier<Connection> connector;
   private final AtomicLong breaks;
   private final Duration closeWait;
+  private final BatchTrace trace;
   private final BlockingQueue<PendingRequest<?>> queue = new LinkedBlockingQueue<>();
   private final AtomicInteger pending = new AtomicInteger();
   private final Thread writer;
@@ -72,13 +74,16 @@ final class PipelineLane implements AutoCloseable {
    *     redis.clients.jedis.exceptions.JedisException}
    * @param breaks shared by a store's lanes: how many broken connections any of them has seen
    * @param timeout the connect and reply timeout, which bounds how long {@link #close} waits
+   * @param trace told about each pipeline, so a trace shows it once however many requests share it
    */
   PipelineLane(
       ThreadFactory threads,
       String address,
       Supplier<Connection> connector,
       AtomicLong breaks,
-      Duration timeout) {
+      Duration timeout,
+      BatchTrace trace) {
+    this.trace = trace;
     this.address = address;
     this.connector = connector;
     this.breaks = breaks;
@@ -109,7 +114,8 @@ final class PipelineLane implements AutoCloseable {
    * already failed with {@link StoreException}.
    */
   <T> CompletableFuture<T> submit(int hits, PendingRequest.Commands<T> commands) {
-    PendingRequest<T> request = new PendingRequest<>(hits, commands, new CompletableFuture<>());
+    PendingRequest<T> request =
+        new PendingRequest<>(hits, commands, new CompletableFuture<>(), trace.requestQueued());
     if (closed) {
       request.fail(closedFailure());
     } else if (pending.incrementAndGet() > MAX_PENDING_REQUESTS) {
@@ -180,14 +186,34 @@ final class PipelineLane implements AutoCloseable {
       failQueued(failure);
       return;
     }
+    BatchTrace.Round round = trace.batchSent(address, traces(batch), hits(batch));
     try {
       send(batch);
+      round.ended(null);
     } catch (RuntimeException e) {
       // A read timed out or the connection broke: replies are lost, the connection is unusable.
       disconnect();
       breaks.incrementAndGet();
-      fail(batch, failure("pipeline of " + batch.size() + " requests failed", e));
+      StoreException failure = failure("pipeline of " + batch.size() + " requests failed", e);
+      round.ended(failure);
+      fail(batch, failure);
     }
+  }
+
+  private static List<Object> traces(List<PendingRequest<?>> batch) {
+    List<Object> traces = new ArrayList<>(batch.size());
+    for (PendingRequest<?> request : batch) {
+      traces.add(request.trace());
+    }
+    return traces;
+  }
+
+  private static int hits(List<PendingRequest<?>> batch) {
+    int hits = 0;
+    for (PendingRequest<?> request : batch) {
+      hits += request.hits();
+    }
+    return hits;
   }
 
   private void ensureConnected() {

@@ -2,6 +2,7 @@ package dev.sluice.store.redis;
 
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
+import dev.sluice.store.BatchTrace;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -64,12 +65,25 @@ public final class RedisCounterStore implements CounterStore {
    *     {@link dev.sluice.threads.DaemonThreadFactory} ({@code sluice-redis-lane-N})
    */
   public RedisCounterStore(RedisConfig settings, Clock clock, ThreadFactory laneThreads) {
+    this(settings, clock, laneThreads, BatchTrace.NONE);
+  }
+
+  /**
+   * @param trace told about every pipeline a lane sends (tracing's one span per shared round trip)
+   */
+  public RedisCounterStore(
+      RedisConfig settings, Clock clock, ThreadFactory laneThreads, BatchTrace trace) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.address = settings.endpoint().address();
     // A PING may wait behind a connect and a batch, each bounded by the timeout.
     this.pingWait = settings.timeout().multipliedBy(3).plusSeconds(1);
     RedisConnector connector = new RedisConnector(settings, List.copyOf(SCRIPTS.values()));
-    this.routing = routing(settings, connector, address, laneThreads);
+    this.routing =
+        routing(
+            settings,
+            connector,
+            address,
+            new Lanes.Spec(laneThreads, settings.connections(), settings.timeout(), trace));
     this.dispatch = new HitDispatch(routing, settings.keyPrefix(), SCRIPTS, settings.timeout());
   }
 
@@ -93,8 +107,7 @@ public final class RedisCounterStore implements CounterStore {
   }
 
   private static NodeRouting routing(
-      RedisConfig settings, RedisConnector connector, String address, ThreadFactory laneThreads) {
-    Lanes.Spec lanes = new Lanes.Spec(laneThreads, settings.connections(), settings.timeout());
+      RedisConfig settings, RedisConnector connector, String address, Lanes.Spec lanes) {
     if (settings.endpoint() instanceof RedisEndpoint.Cluster cluster) {
       return new ClusterRouting(connector, cluster, lanes);
     }
