@@ -62,9 +62,10 @@ public final class JsonHandler implements HttpHandler {
           exchange, 400, "text/plain; charset=utf-8", "invalid request: " + e.getMessage() + "\n");
       return;
     }
+    RateLimitRequest built = request.build();
     Decision decision;
     try {
-      decision = service.decide(request.build()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      decision = service.decide(built).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | CompletionException e) {
       Status status = RateLimitGrpcService.statusOf(e.getCause());
       int http = status.getCode() == Status.Code.INVALID_ARGUMENT ? 400 : 503;
@@ -79,7 +80,7 @@ public final class JsonHandler implements HttpHandler {
       AdminHttpServer.send(exchange, 503, "text/plain; charset=utf-8", "interrupted\n");
       return;
     }
-    String json = ProtoJson.print(ProtoJson.ENVOY, service.toResponse(decision));
+    String json = ProtoJson.print(ProtoJson.ENVOY, service.toResponse(built, decision));
     int http = decision.overall() == Code.OVER_LIMIT ? 429 : 200;
     AdminHttpServer.send(exchange, http, JSON, json);
   }

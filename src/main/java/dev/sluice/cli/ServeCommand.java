@@ -207,6 +207,16 @@ final class ServeCommand implements Callable<Integer> {
   boolean responseHeaders;
 
   @Option(
+      names = "--response-dynamic-metadata",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_RESPONSE_DYNAMIC_METADATA:-false}",
+      description =
+          "Set the response's dynamic_metadata as the reference does: domain, descriptors, hits"
+              + " addend and the metadata of the rules not over their limit (env"
+              + " SLUICE_RESPONSE_DYNAMIC_METADATA, default ${DEFAULT-VALUE}).")
+  boolean responseDynamicMetadata;
+
+  @Option(
       names = "--limit-header",
       defaultValue = "${env:SLUICE_LIMIT_HEADER:-RateLimit-Limit}",
       description = "Name of the limit header (env SLUICE_LIMIT_HEADER, default ${DEFAULT-VALUE}).")
@@ -443,7 +453,8 @@ final class ServeCommand implements Callable<Integer> {
               localCacheSize,
               quotaMode,
               nearLimitRatio),
-          new HeaderConfig(responseHeaders, limitHeader, remainingHeader, resetHeader),
+          new HeaderConfig(
+              responseHeaders, limitHeader, remainingHeader, resetHeader, responseDynamicMetadata),
           xds.toSource(),
           tracing.toConfig(),
           capacity.requestLimits(),

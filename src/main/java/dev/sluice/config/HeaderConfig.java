@@ -3,12 +3,19 @@ package dev.sluice.config;
 import java.util.Objects;
 
 /**
- * The {@code RateLimit-*} response headers Sluice may ask Envoy to add.
+ * What a response carries besides the statuses: the {@code RateLimit-*} headers Sluice may ask
+ * Envoy to add, and the reference's dynamic metadata.
  *
- * @param enabled off by default, as in the reference service
+ * @param enabled the headers; off by default, as in the reference service
+ * @param dynamicMetadata set {@code dynamic_metadata} as the reference's RESPONSE_DYNAMIC_METADATA
+ *     does; off by default
  */
 public record HeaderConfig(
-    boolean enabled, String limitHeader, String remainingHeader, String resetHeader) {
+    boolean enabled,
+    String limitHeader,
+    String remainingHeader,
+    String resetHeader,
+    boolean dynamicMetadata) {
   public HeaderConfig {
     for (String name : new String[] {limitHeader, remainingHeader, resetHeader}) {
       Objects.requireNonNull(name, "header name");
@@ -16,6 +23,16 @@ public record HeaderConfig(
         throw new IllegalArgumentException("invalid header name: '" + name + "'");
       }
     }
+  }
+
+  /** Without dynamic metadata. */
+  public HeaderConfig(
+      boolean enabled, String limitHeader, String remainingHeader, String resetHeader) {
+    this(enabled, limitHeader, remainingHeader, resetHeader, false);
+  }
+
+  public HeaderConfig withDynamicMetadata(boolean on) {
+    return new HeaderConfig(enabled, limitHeader, remainingHeader, resetHeader, on);
   }
 
   public static HeaderConfig off() {

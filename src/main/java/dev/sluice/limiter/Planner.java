@@ -122,7 +122,7 @@ public final class Planner {
     if (rule.kind() instanceof RuleKind.Counted counted) {
       return new Plan.Counted(
           hitOf(domain, match, counted.limit(), hits),
-          new CurrentLimit(counted.limit(), rule.name()),
+          new CurrentLimit(counted.limit(), rule.name(), rule.metadata()),
           rule.flags(),
           metricLabel(rule, descriptor),
           descriptor.entries());

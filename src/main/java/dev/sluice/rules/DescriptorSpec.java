@@ -1,6 +1,7 @@
 package dev.sluice.rules;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,6 +14,7 @@ import java.util.Optional;
  *     may contain {@code *} wildcards
  * @param shareThreshold only with a wildcard value: all matching values share one counter
  * @param origin {@code file:line} of the descriptor, for operators and error messages
+ * @param metadata the descriptor's free-form {@code metadata} (see {@link Rule#metadata()})
  */
 public record DescriptorSpec(
     String key,
@@ -21,7 +23,8 @@ public record DescriptorSpec(
     RuleFlags flags,
     boolean shareThreshold,
     List<DescriptorSpec> children,
-    String origin) {
+    String origin,
+    Map<String, Object> metadata) {
 
   public DescriptorSpec {
     Objects.requireNonNull(key, "key");
@@ -30,9 +33,22 @@ public record DescriptorSpec(
     Objects.requireNonNull(flags, "flags");
     children = List.copyOf(children);
     Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(metadata, "metadata");
     if (key.isEmpty()) {
       throw new IllegalArgumentException("descriptor has empty key at " + origin);
     }
+  }
+
+  /** Without metadata. */
+  public DescriptorSpec(
+      String key,
+      Optional<String> value,
+      Optional<RateLimitSpec> rateLimit,
+      RuleFlags flags,
+      boolean shareThreshold,
+      List<DescriptorSpec> children,
+      String origin) {
+    this(key, value, rateLimit, flags, shareThreshold, children, origin, Map.of());
   }
 
   /** True when the value contains a {@code *}. */

@@ -1,5 +1,6 @@
 package dev.sluice.rules;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -14,6 +15,9 @@ import java.util.Set;
  * @param name the {@code rate_limit.name}, or {@code ""} when unnamed
  * @param replaces names of rules this one suppresses when both match one request
  * @param origin where the rule was defined, {@code file:line}, for operators
+ * @param metadata the descriptor's free-form {@code metadata}: unmodifiable maps (string keys),
+ *     lists, strings, booleans, {@code Double}s and {@code null}; empty when none. Returned in the
+ *     response's dynamic metadata while the rule's descriptor is not over its limit.
  */
 public record Rule(
     String domain,
@@ -22,7 +26,8 @@ public record Rule(
     String name,
     Set<String> replaces,
     RuleFlags flags,
-    String origin) {
+    String origin,
+    Map<String, Object> metadata) {
 
   public Rule {
     Objects.requireNonNull(domain, "domain");
@@ -32,6 +37,19 @@ public record Rule(
     replaces = Set.copyOf(replaces);
     Objects.requireNonNull(flags, "flags");
     Objects.requireNonNull(origin, "origin");
+    Objects.requireNonNull(metadata, "metadata");
+  }
+
+  /** Without metadata. */
+  public Rule(
+      String domain,
+      String path,
+      RuleKind kind,
+      String name,
+      Set<String> replaces,
+      RuleFlags flags,
+      String origin) {
+    this(domain, path, kind, name, replaces, flags, origin, Map.of());
   }
 
   /** True when hits on this rule are counted in the store. */

@@ -85,7 +85,8 @@ public final class RuleSet {
         rateLimit.map(RateLimitSpec::name).orElse(""),
         rateLimit.map(RateLimitSpec::replaces).orElse(Set.of()),
         spec.flags(),
-        spec.origin());
+        spec.origin(),
+        spec.metadata());
   }
 
   /**

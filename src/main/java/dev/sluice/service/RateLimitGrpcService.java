@@ -37,6 +37,7 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   private final RateLimiter limiter;
   private final RequestMapping mapping;
   private final ResponseHeaders headers;
+  private final boolean dynamicMetadata;
   private final SluiceMetrics metrics;
   private final Tracing tracing;
   private final RequestCapture capture;
@@ -69,6 +70,7 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
     this.limiter = limiter;
     this.mapping = new RequestMapping(limits);
     this.headers = new ResponseHeaders(headers);
+    this.dynamicMetadata = headers.dynamicMetadata();
     this.metrics = metrics;
     this.tracing = tracing;
     this.capture = capture;
@@ -123,7 +125,7 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
           if (failure == null) {
             span.decided(decision);
             metrics.request(decision.overall().name(), System.nanoTime() - start);
-            responses.onNext(ResponseMapping.toResponse(decision, headers.of(decision)));
+            responses.onNext(toResponse(request, decision));
             responses.onCompleted();
           } else {
             Status status = statusOf(failure);
@@ -149,8 +151,12 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
   }
 
   /** The response Envoy would get for {@code decision}. */
-  public RateLimitResponse toResponse(Decision decision) {
-    return ResponseMapping.toResponse(decision, headers.of(decision));
+  public RateLimitResponse toResponse(RateLimitRequest request, Decision decision) {
+    RateLimitResponse response = ResponseMapping.toResponse(decision, headers.of(decision));
+    if (!dynamicMetadata) {
+      return response;
+    }
+    return response.toBuilder().setDynamicMetadata(DynamicMetadata.of(request, decision)).build();
   }
 
   /** The gRPC status a failed decision answers with. */

@@ -214,6 +214,7 @@ class ReferenceMigrationIT {
     env.put("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED", "true");
     env.put("QUOTA_MODE", "true");
     env.put("NEAR_LIMIT_RATIO", "0.5");
+    env.put("RESPONSE_DYNAMIC_METADATA", "true");
     Path stdout = tmp.resolve("behaviour-stdout");
     start(env, stdout);
     Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
@@ -258,6 +259,16 @@ class ReferenceMigrationIT {
               request("behaviour", descriptor("blocked", "x"), descriptor("tenant", "q")));
       assertThat(quota.getStatuses(0).getCode()).isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
       assertThat(quota.getOverallCode()).isEqualTo(RateLimitResponse.Code.OK);
+      // RESPONSE_DYNAMIC_METADATA: the request echoed, and the passing rule's metadata.
+      var metadata = quota.getDynamicMetadata().getFieldsMap();
+      assertThat(metadata.get("domain").getStringValue()).isEqualTo("behaviour");
+      assertThat(metadata.get("descriptors").getListValue().getValues(1).getStructValue())
+          .extracting(
+              d -> d.getFieldsOrThrow("entries").getListValue().getValues(0).getStringValue())
+          .isEqualTo("tenant=q");
+      assertThat(
+              metadata.get("metadata").getStructValue().getFieldsOrThrow("tier").getStringValue())
+          .isEqualTo("gold");
       assertThat(
               rls.shouldRateLimit(request("behaviour", descriptor("blocked", "x")))
                   .getOverallCode())
@@ -282,6 +293,8 @@ class ReferenceMigrationIT {
           rate_limit:
             unit: minute
             requests_per_unit: 10
+          metadata:
+            tier: gold
         - key: blocked
           rate_limit:
             unit: minute

@@ -67,7 +67,7 @@ class RequestMappingFuzzTest {
                       .isEqualTo(Status.Code.INVALID_ARGUMENT);
                 } else {
                   assertThat(ok.statuses()).hasSize(parsed.request().getDescriptorsCount());
-                  SERVICE.toResponse(ok);
+                  SERVICE.toResponse(parsed.request(), ok);
                 }
                 return null;
               })

@@ -15,8 +15,8 @@ import org.yaml.snakeyaml.nodes.Node;
 /**
  * Reads the descriptor tree of one rule file into {@link DescriptorSpec}s, reporting what {@link
  * dev.sluice.rules.RuleSet#compile} would reject (a repeated key/value at one level) with both
- * lines. {@code metadata} is accepted as any map and ignored: Sluice does not return dynamic
- * metadata yet, and the reference does not key-check it either.
+ * lines. {@code metadata} is accepted as any map, unchecked as in the reference, and kept for the
+ * response's dynamic metadata.
  */
 final class DescriptorReader {
   private final NodeReader reader;
@@ -63,7 +63,7 @@ final class DescriptorReader {
     RuleFlags flags = flags(f);
     boolean shareThreshold = shareThreshold(f, value, composite);
     Optional<RateLimitSpec> rateLimit = f.get("rate_limit").flatMap(rateLimits::read);
-    checkMetadata(f);
+    Map<String, Object> metadata = metadata(f);
     List<DescriptorSpec> children = readLevel(reader.list(f, "descriptors"), path);
     if (key.isEmpty()) {
       return Optional.empty();
@@ -77,7 +77,8 @@ final class DescriptorReader {
     }
     String origin = source + ":" + f.line("key");
     return Optional.of(
-        new DescriptorSpec(key.get(), value, rateLimit, flags, shareThreshold, children, origin));
+        new DescriptorSpec(
+            key.get(), value, rateLimit, flags, shareThreshold, children, origin, metadata));
   }
 
   private RuleFlags flags(Fields f) {
@@ -114,11 +115,16 @@ final class DescriptorReader {
     return key;
   }
 
-  private void checkMetadata(Fields f) {
+  private Map<String, Object> metadata(Fields f) {
     Optional<Node> metadata = f.get("metadata").filter(n -> !NodeReader.isNull(n));
-    if (metadata.isPresent() && !(metadata.get() instanceof MappingNode)) {
-      reader.report(
-          metadata.get(), "metadata must be a map, found " + NodeReader.describe(metadata.get()));
+    if (metadata.isEmpty()) {
+      return Map.of();
     }
+    if (metadata.get() instanceof MappingNode map) {
+      return MetadataReader.map(map);
+    }
+    reader.report(
+        metadata.get(), "metadata must be a map, found " + NodeReader.describe(metadata.get()));
+    return Map.of();
   }
 }

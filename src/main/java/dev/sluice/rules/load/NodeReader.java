@@ -136,6 +136,11 @@ final class NodeReader {
     return node.map(n -> ((ScalarNode) n).getValue());
   }
 
+  /** A YAML 1.1 true ({@code true}, {@code yes}, {@code on}, any case). */
+  static boolean isTrue(String text) {
+    return TRUE.contains(text.toLowerCase(Locale.ROOT));
+  }
+
   /** A boolean field; {@code false} when absent. */
   boolean flag(Fields fields, String name) {
     Optional<Node> node = fields.get(name);
