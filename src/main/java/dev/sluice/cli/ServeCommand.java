@@ -3,7 +3,6 @@ package dev.sluice.cli;
 import dev.sluice.Sluice;
 import dev.sluice.StartupException;
 import dev.sluice.config.AccessConfig;
-import dev.sluice.config.BreakerConfig;
 import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.GrpcTlsConfig;
@@ -64,6 +63,8 @@ final class ServeCommand implements Callable<Integer> {
   @Mixin CaptureOptions capture;
 
   @Mixin CapacityOptions capacity;
+
+  @Mixin OverloadOptions overload;
 
   @Option(
       names = "--reload-interval",
@@ -433,8 +434,9 @@ final class ServeCommand implements Callable<Integer> {
                   Optional.ofNullable(redisSentinelPassword).map(Secret::of),
                   redisTimeout,
                   redisConnections,
-                  keyPrefix),
-              BreakerConfig.defaults(),
+                  keyPrefix,
+                  overload.redisMaxQueuedHits),
+              overload.breaker(),
               capacity.memoryMaxCounters),
           new ServerConfig(
               grpcPort,

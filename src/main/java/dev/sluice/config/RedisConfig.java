@@ -20,6 +20,9 @@ import java.util.Optional;
  *     to 4) serve any load and more only spread requests thinner across round trips
  * @param keyPrefix prepended to every key the store writes, so several deployments can share one
  *     Redis; may be empty, never null
+ * @param maxQueuedHits hits (counted descriptors) one connection holds waiting or in flight, at
+ *     least 1; a request that would go past it is shed at once ("shed: store queue full") instead
+ *     of queueing up to time out
  */
 public record RedisConfig(
     RedisEndpoint endpoint,
@@ -27,9 +30,16 @@ public record RedisConfig(
     Optional<Secret> sentinelPassword,
     Duration timeout,
     int connections,
-    String keyPrefix) {
+    String keyPrefix,
+    int maxQueuedHits) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(10);
   public static final int DEFAULT_CONNECTIONS = 2;
+
+  /**
+   * Two full pipelines (512 hits each) per connection: one in flight, one filling. More would only
+   * make requests wait longer behind others, and a queue of round trips is a queue of timeouts.
+   */
+  public static final int DEFAULT_MAX_QUEUED_HITS = 1024;
 
   public RedisConfig {
     Objects.requireNonNull(endpoint, "endpoint");
@@ -42,6 +52,9 @@ public record RedisConfig(
       throw new IllegalArgumentException(
           "redis timeout must be between 1ms and " + Integer.MAX_VALUE + "ms: " + timeout);
     }
+    if (maxQueuedHits < 1) {
+      throw new IllegalArgumentException("redis max queued hits must be >= 1: " + maxQueuedHits);
+    }
     if (connections < 1) {
       throw new IllegalArgumentException("redis connections must be >= 1: " + connections);
     }
@@ -50,6 +63,17 @@ public record RedisConfig(
   /** Default TLS settings and no sentinel password. */
   public RedisConfig(RedisEndpoint endpoint, Duration timeout, int connections, String keyPrefix) {
     this(endpoint, RedisTls.DEFAULTS, Optional.empty(), timeout, connections, keyPrefix);
+  }
+
+  /** With the default {@link #DEFAULT_MAX_QUEUED_HITS}. */
+  public RedisConfig(
+      RedisEndpoint endpoint,
+      RedisTls tls,
+      Optional<Secret> sentinelPassword,
+      Duration timeout,
+      int connections,
+      String keyPrefix) {
+    this(endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, DEFAULT_MAX_QUEUED_HITS);
   }
 
   /** {@code url} with the default timeout and connections, no key prefix. */
@@ -63,22 +87,32 @@ public record RedisConfig(
   }
 
   public RedisConfig withTimeout(Duration newTimeout) {
-    return new RedisConfig(endpoint, tls, sentinelPassword, newTimeout, connections, keyPrefix);
+    return new RedisConfig(
+        endpoint, tls, sentinelPassword, newTimeout, connections, keyPrefix, maxQueuedHits);
   }
 
   public RedisConfig withConnections(int newConnections) {
-    return new RedisConfig(endpoint, tls, sentinelPassword, timeout, newConnections, keyPrefix);
+    return new RedisConfig(
+        endpoint, tls, sentinelPassword, timeout, newConnections, keyPrefix, maxQueuedHits);
   }
 
   public RedisConfig withKeyPrefix(String newKeyPrefix) {
-    return new RedisConfig(endpoint, tls, sentinelPassword, timeout, connections, newKeyPrefix);
+    return new RedisConfig(
+        endpoint, tls, sentinelPassword, timeout, connections, newKeyPrefix, maxQueuedHits);
   }
 
   public RedisConfig withTls(RedisTls newTls) {
-    return new RedisConfig(endpoint, newTls, sentinelPassword, timeout, connections, keyPrefix);
+    return new RedisConfig(
+        endpoint, newTls, sentinelPassword, timeout, connections, keyPrefix, maxQueuedHits);
   }
 
   public RedisConfig withSentinelPassword(Optional<Secret> newSentinelPassword) {
-    return new RedisConfig(endpoint, tls, newSentinelPassword, timeout, connections, keyPrefix);
+    return new RedisConfig(
+        endpoint, tls, newSentinelPassword, timeout, connections, keyPrefix, maxQueuedHits);
+  }
+
+  public RedisConfig withMaxQueuedHits(int newMaxQueuedHits) {
+    return new RedisConfig(
+        endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, newMaxQueuedHits);
   }
 }

@@ -42,6 +42,7 @@ public final class SluiceMetrics {
   private final Histogram requests;
   private final Histogram storeLatency;
   private final Counter storeErrors;
+  private final Counter storeShed;
   private final Counter reloads;
   private final Gauge rulesLoaded;
   private final Gauge domainsLoaded;
@@ -105,6 +106,11 @@ public final class SluiceMetrics {
             .withoutExemplars()
             .register(registry);
     storeErrors = counter("sluice_store_errors_total", "Failed store calls.", "store");
+    storeShed =
+        counter(
+            "sluice_store_shed_total",
+            "Requests shed before reaching the store because its queue was full.",
+            "store");
     reloads = counter("sluice_rules_reloads_total", "Rule reload attempts.", "result");
     rulesLoaded = gauge("sluice_rules_loaded", "Rules with a rate_limit being served.");
     domainsLoaded = gauge("sluice_rules_domains", "Domains being served.");
@@ -240,6 +246,11 @@ public final class SluiceMetrics {
     if (failed) {
       storeErrors.labelValues(store).inc();
     }
+  }
+
+  /** A request shed because the store's queue was full ({@code --redis-max-queued-hits}). */
+  public void storeShed(String store) {
+    storeShed.labelValues(store).inc();
   }
 
   public void reloaded(int domains, int rules) {

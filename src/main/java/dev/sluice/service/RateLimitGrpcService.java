@@ -9,6 +9,7 @@ import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.store.StoreException;
+import dev.sluice.store.StoreShedException;
 import dev.sluice.tracing.DecisionSpan;
 import dev.sluice.tracing.Tracing;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
@@ -167,6 +168,11 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
             : failure;
     if (cause instanceof InvalidRequestException) {
       return Status.INVALID_ARGUMENT.withDescription(cause.getMessage());
+    }
+    if (cause instanceof StoreShedException) {
+      // Overload, transient: UNAVAILABLE is what gRPC clients back off and retry on; Envoy treats
+      // every error alike (failure_mode_deny). The message starts "shed: store queue full".
+      return Status.UNAVAILABLE.withDescription(cause.getMessage());
     }
     if (cause instanceof StoreException) {
       return Status.UNAVAILABLE.withDescription(

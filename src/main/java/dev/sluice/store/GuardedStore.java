@@ -5,6 +5,7 @@ import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.threads.Scheduler;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -14,14 +15,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A circuit breaker and latency metrics around a store. After {@code failureThreshold} failed calls
- * in a row the breaker opens: calls then fail at once with {@link StoreException} (so the failure
- * policy answers) without touching the backend. While open, a probe on the injected {@link
- * Scheduler} pings the backend every {@code probeInterval}; when it answers, the breaker lets the
- * next real call through (half-open) and closes when it succeeds. No restart needed, and no call
- * that got an answer was counted twice: a failed call is never retried. A {@link
- * StoreDataException} (an error reply about one key's data) fails only its request and never counts
- * towards the breaker.
+ * A circuit breaker and latency metrics around a store. The breaker opens when the store is
+ * unhealthy ({@link BreakerConfig}): at once on {@link StoreUnreachableException}, or when the
+ * failure rate over a sliding time window, judged once it holds enough calls, reaches the
+ * threshold. A few slow replies among many good ones (a busy machine) do not open it; a dead store
+ * does, within one call or a window's minimum of calls. Open, calls fail at once with {@link
+ * StoreException} (so the failure policy answers) without touching the backend. While open, a probe
+ * on the injected {@link Scheduler} pings the backend every {@code probeInterval}; when it answers,
+ * the breaker lets the next real call through (half-open) and closes when it succeeds. No restart
+ * needed, and no call that got an answer was counted twice: a failed call is never retried. A
+ * {@link StoreDataException} (an error reply about one key's data) fails only its request and never
+ * counts towards the breaker; nor does a {@link StoreShedException} (the store was busy, not
+ * broken), which is counted in {@code sluice_store_shed_total} instead.
+ *
+ * <p>The window runs on the scheduler's clock ({@link Scheduler#clock()}), so tests drive it with
+ * the fake clock. Completions are recorded on whichever thread completes the backend's future (a
+ * Redis lane); Resilience4j's window is thread-safe.
  *
  * <p>Resilience4j keeps the state machine; only the probe is ours, because its own half-open state
  * would send live requests to a backend still down.
@@ -41,8 +50,8 @@ public final class GuardedStore implements CounterStore {
   /**
    * Creates the breaker, closed; nothing runs until {@link #start}.
    *
-   * @param scheduler runs the probe; a probe's ping blocks one of its threads for up to the
-   *     backend's timeout
+   * @param scheduler runs the probe, and its clock times the failure-rate window; a probe's ping
+   *     blocks one of its threads for up to the backend's timeout
    */
   public GuardedStore(
       CounterStore delegate, BreakerConfig settings, SluiceMetrics metrics, Scheduler scheduler) {
@@ -50,7 +59,7 @@ public final class GuardedStore implements CounterStore {
     this.metrics = metrics;
     this.scheduler = scheduler;
     this.probeInterval = settings.probeInterval();
-    this.breaker = CircuitBreaker.of(delegate.kind(), config(settings));
+    this.breaker = CircuitBreaker.of(delegate.kind(), config(settings, scheduler.clock()));
     breaker
         .getEventPublisher()
         .onStateTransition(event -> transitioned(event.getStateTransition().getToState()));
@@ -65,18 +74,21 @@ public final class GuardedStore implements CounterStore {
     return this;
   }
 
-  private static CircuitBreakerConfig config(BreakerConfig settings) {
+  private static CircuitBreakerConfig config(BreakerConfig settings, Clock clock) {
     return CircuitBreakerConfig.custom()
-        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-        .slidingWindowSize(settings.failureThreshold())
-        .minimumNumberOfCalls(settings.failureThreshold())
-        .failureRateThreshold(100)
+        .clock(clock)
+        // Time-based: a burst of failures inside a second of thousands of good calls is a rate, not
+        // "5 in a row" (issue 11.12: five slow replies once turned a slowdown into an outage).
+        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.TIME_BASED)
+        .slidingWindowSize((int) settings.window().toSeconds())
+        .minimumNumberOfCalls(settings.minimumCalls())
+        .failureRateThreshold(settings.failureRatePercent())
         .permittedNumberOfCallsInHalfOpenState(1)
         .automaticTransitionFromOpenToHalfOpenEnabled(false)
         .waitDurationInOpenState(Duration.ofDays(365))
         .recordExceptions(StoreException.class)
         // One key's bad data says nothing about the store's health (issue 11.1).
-        .ignoreExceptions(StoreDataException.class)
+        .ignoreExceptions(StoreDataException.class, StoreShedException.class)
         .build();
   }
 
@@ -116,8 +128,8 @@ public final class GuardedStore implements CounterStore {
 
   private void completed(long start, Throwable failure) {
     long nanos = System.nanoTime() - start;
-    metrics.storeCall(kind(), nanos, failure != null);
     if (failure == null) {
+      metrics.storeCall(kind(), nanos, false);
       breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
       return;
     }
@@ -125,8 +137,19 @@ public final class GuardedStore implements CounterStore {
         failure.getCause() != null && !(failure instanceof StoreException)
             ? failure.getCause()
             : failure;
+    if (cause instanceof StoreShedException) {
+      // Never reached the store: neither its latency nor its error count, and not the breaker's.
+      metrics.storeShed(kind());
+      breaker.releasePermission();
+      return;
+    }
+    metrics.storeCall(kind(), nanos, true);
     lastError = String.valueOf(cause.getMessage());
     breaker.onError(nanos, TimeUnit.NANOSECONDS, cause);
+    if (cause instanceof StoreUnreachableException
+        && breaker.getState() == CircuitBreaker.State.CLOSED) {
+      breaker.transitionToOpenState();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.sluice.threads;
 
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -18,6 +19,14 @@ public interface Scheduler {
 
   /** Runs {@code task} once, as soon as a scheduler thread is free; a throw is logged. */
   void execute(Runnable task);
+
+  /**
+   * The time this scheduler's delays are measured on, for components that pair timers with time
+   * windows (the circuit breaker's failure-rate window); {@code FakeClock} returns itself.
+   */
+  default Clock clock() {
+    return Clock.systemUTC();
+  }
 
   /** A scheduled task; {@link #cancel} stops later runs (a run in progress finishes). */
   @FunctionalInterface

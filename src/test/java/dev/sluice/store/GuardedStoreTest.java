@@ -26,13 +26,99 @@ class GuardedStoreTest {
   private final GuardedStore store =
       new GuardedStore(
           backend,
-          new BreakerConfig(3, Duration.ofMillis(500)),
+          new BreakerConfig(50, 3, Duration.ofSeconds(10), Duration.ofMillis(500)),
           new SluiceMetrics(new PrometheusRegistry()),
           clock);
+
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+
+  /** The defaults: at least 50 % of at least 20 calls in 10 s. */
+  private final GuardedStore defaults =
+      new GuardedStore(backend, BreakerConfig.defaults(), new SluiceMetrics(registry), clock);
 
   @AfterEach
   void close() {
     store.close();
+    defaults.close();
+  }
+
+  private int calls(GuardedStore guarded, int n, StoreException failure) {
+    backend.failure = failure;
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+      failed += guarded.acquire(HITS).isCompletedExceptionally() ? 1 : 0;
+    }
+    backend.failure = null;
+    return failed;
+  }
+
+  private static StoreException timeout() {
+    return new StoreException("redis at x: pipeline of 3 requests failed: Read timed out");
+  }
+
+  /** Issue 11.12: five slow replies in a row opened the old breaker for everyone. */
+  @Test
+  void slowRepliesAmongGoodOnes_keepTheBreakerClosed() {
+    for (int round = 0; round < 10; round++) {
+      calls(defaults, 30, null);
+      assertThat(calls(defaults, 10, timeout())).isEqualTo(10);
+      clock.advance(Duration.ofMillis(700));
+    }
+    assertThat(defaults.state()).as("25 %% of calls failed, in bursts of 10").isEqualTo("closed");
+    assertThat(calls(defaults, 5, null)).isZero();
+  }
+
+  @Test
+  void failureRate_opensOnlyOnceTheWindowHoldsTheMinimumOfCalls() {
+    calls(defaults, 19, timeout());
+    assertThat(defaults.state()).as("19 calls: too few to judge").isEqualTo("closed");
+    calls(defaults, 1, timeout());
+    assertThat(defaults.state()).isEqualTo("open");
+    assertThat(calls(defaults, 3, null)).as("open: answered without the backend").isEqualTo(3);
+  }
+
+  @Test
+  void failureRate_halfAndHalf_opens_butOldFailuresLeaveTheWindow() {
+    calls(defaults, 15, timeout());
+    clock.advance(Duration.ofSeconds(11));
+    calls(defaults, 12, null);
+    calls(defaults, 8, timeout());
+    assertThat(defaults.state()).as("8 of 20 in the window failed").isEqualTo("closed");
+    calls(defaults, 4, timeout());
+    assertThat(defaults.state()).as("12 of 24 in the window failed").isEqualTo("open");
+  }
+
+  @Test
+  void unreachableStore_opensAtOnce() {
+    calls(defaults, 50, null);
+    calls(defaults, 1, new StoreUnreachableException("redis at x: cannot connect: refused", null));
+    assertThat(defaults.state()).isEqualTo("open");
+    assertThat(defaults.lastError()).contains("cannot connect");
+  }
+
+  @Test
+  void shedRequests_neverCountTowardsTheBreaker_andAreCounted() {
+    int shed = calls(defaults, 100, new StoreShedException("shed: store queue full: 1024 hits"));
+    assertThat(shed).isEqualTo(100);
+    assertThat(defaults.state()).isEqualTo("closed");
+    assertThat(registry.scrape().stream())
+        .anySatisfy(
+            metric -> {
+              assertThat(metric.getMetadata().getPrometheusName()).isEqualTo("sluice_store_shed");
+              assertThat(metric.getDataPoints()).hasSize(1);
+            });
+    assertThat(shedCount()).isEqualTo(100.0);
+  }
+
+  private double shedCount() {
+    return registry.scrape().stream()
+        .filter(m -> m.getMetadata().getPrometheusName().equals("sluice_store_shed"))
+        .map(m -> (io.prometheus.metrics.model.snapshots.CounterSnapshot) m)
+        .flatMap(m -> m.getDataPoints().stream())
+        .mapToDouble(
+            io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot
+                ::getValue)
+        .sum();
   }
 
   private boolean acquireFails() {
@@ -88,6 +174,7 @@ class GuardedStoreTest {
   private static final class Backend implements CounterStore {
     private final CounterStore store;
     volatile boolean up = true;
+    volatile StoreException failure;
 
     Backend(CounterStore store) {
       this.store = store;
@@ -95,6 +182,9 @@ class GuardedStoreTest {
 
     @Override
     public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+      if (failure != null) {
+        return CompletableFuture.failedFuture(failure);
+      }
       return up ? store.acquire(hits) : CompletableFuture.failedFuture(down());
     }
 

@@ -94,6 +94,12 @@ public final class FakeClock extends Clock implements Scheduler {
     return first;
   }
 
+  /** This clock: tasks and time windows run on the same fake time. */
+  @Override
+  public Clock clock() {
+    return this;
+  }
+
   @Override
   public Instant instant() {
     return now.get();

@@ -1,8 +1,45 @@
 package dev.sluice.store.redis;
 
-/** One line saying why a connection failed, from the outermost message to the root cause's. */
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+
+/** Why a connection failed: in one line, and whether the address answers at all. */
 final class ConnectFailures {
   private ConnectFailures() {}
+
+  /**
+   * Whether opening a connection failed because nothing answers at the address (refused, no route,
+   * unknown host, or the TCP connect itself timed out), as opposed to a server that accepted the
+   * connection and then was slow or refused the handshake.
+   */
+  static boolean unreachable(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (refusedOrSilent(cause)) {
+        return true;
+      }
+      // Jedis tries each address of a host name and reports each failure as a suppressed one.
+      for (Throwable attempt : cause.getSuppressed()) {
+        if (unreachable(attempt)) {
+          return true;
+        }
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  private static boolean refusedOrSilent(Throwable cause) {
+    return cause instanceof ConnectException
+        || cause instanceof NoRouteToHostException
+        || cause instanceof UnknownHostException
+        || (cause instanceof SocketTimeoutException timeout
+            && String.valueOf(timeout.getMessage()).toLowerCase(Locale.ROOT).contains("connect"));
+  }
 
   /**
    * E.g. "Failed to connect to 127.0.0.1:7000: PKIX path building failed: ... unable to find valid

@@ -24,14 +24,16 @@ final class Lanes {
    * @param threads makes each lane's writer thread
    * @param perNode lanes (connections) per node, at least 1
    * @param timeout connect and reply timeout
+   * @param maxPendingHits hits one lane holds waiting or in flight before it sheds requests
    * @param trace told about each pipeline sent ({@link BatchTrace#NONE} without tracing)
    */
-  record Spec(ThreadFactory threads, int perNode, Duration timeout, BatchTrace trace) {
+  record Spec(
+      ThreadFactory threads, int perNode, Duration timeout, int maxPendingHits, BatchTrace trace) {
     /** Lanes to one node sharing a break counter; nothing connects or runs yet. */
     List<PipelineLane> create(String address, Supplier<Connection> connector, AtomicLong breaks) {
       List<PipelineLane> lanes = new ArrayList<>(perNode);
       for (int i = 0; i < perNode; i++) {
-        lanes.add(new PipelineLane(threads, address, connector, breaks, timeout, trace));
+        lanes.add(new PipelineLane(this, address, connector, breaks));
       }
       return List.copyOf(lanes);
     }

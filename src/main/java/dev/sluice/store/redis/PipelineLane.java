@@ -2,6 +2,8 @@ package dev.sluice.store.redis;
 
 import dev.sluice.store.BatchTrace;
 import dev.sluice.store.StoreException;
+import dev.sluice.store.StoreShedException;
+import dev.sluice.store.StoreUnreachableException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,13 +29,23 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * every reply and completes each request's future. A lone request goes out at once; under load, the
  * requests that arrive during one round trip share the next.
  *
+ * <p>The timeout runs from when a pipeline is written: it is the socket's read timeout, armed when
+ * the writer starts reading the replies of a pipeline it has just flushed, so time a request spent
+ * queued behind other batches (or the writer waiting for a CPU) never counts towards it. The queue
+ * is bounded instead: a lane holds at most {@code maxPendingHits} hits waiting or in flight, and a
+ * request that would go past it is shed at once with {@link StoreShedException} ("shed: store queue
+ * full") rather than queued to time out later; a request alone on an empty lane is always taken,
+ * however large.
+ *
  * <p>Failures: when a reply times out or the connection breaks, every request of that batch fails
- * with {@link StoreException} and is not retried, because Redis may have applied it. The next batch
- * reconnects (connect timeout: the store's timeout); when that fails, the batch and everything
- * queued behind it fail at once instead of each waiting for its own attempt, and the lane does not
- * try again until more work arrives. A connection unused for {@link #IDLE_CHECK_NANOS}, or older
- * than a break another lane saw, is checked with PING before a batch, so a Redis restart fails at
- * most the batch in flight rather than one more batch per stale connection.
+ * with {@link StoreException} and is not retried, because Redis may have applied it. A connection
+ * that cannot be opened because Redis refuses it, or does not answer the connect, fails with {@link
+ * StoreUnreachableException}, which opens the circuit breaker at once. The next batch reconnects
+ * (connect timeout: the store's timeout); when that fails, the batch and everything queued behind
+ * it fail at once instead of each waiting for its own attempt, and the lane does not try again
+ * until more work arrives. A connection unused for {@link #IDLE_CHECK_NANOS}, or older than a break
+ * another lane saw, is checked with PING before a batch, so a Redis restart fails at most the batch
+ * in flight rather than one more batch per stale connection.
  *
  * <p>Thread-safety: {@link #submit}, {@link #load} and {@link #close} from any thread. The
  * connection and its pipeline are confined to the writer thread. Futures complete on the writer
@@ -43,9 +54,6 @@ import redis.clients.jedis.exceptions.JedisDataException;
 final class PipelineLane implements AutoCloseable {
   /** Hits per pipeline at most, bounding one round trip's latency. */
   static final int MAX_BATCH_HITS = 512;
-
-  /** Requests queued or in flight at most; more are refused rather than queued without bound. */
-  static final int MAX_PENDING_REQUESTS = 10_000;
 
   /** Redis may have restarted or dropped a connection unused this long: PING it first. */
   private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -58,7 +66,8 @@ final class PipelineLane implements AutoCloseable {
   private final Duration closeWait;
   private final BatchTrace trace;
   private final BlockingQueue<PendingRequest<?>> queue = new LinkedBlockingQueue<>();
-  private final AtomicInteger pending = new AtomicInteger();
+  private final int maxPendingHits;
+  private final AtomicInteger pendingHits = new AtomicInteger();
   private final Thread writer;
   private volatile boolean closed;
 
@@ -69,27 +78,22 @@ final class PipelineLane implements AutoCloseable {
   private long breaksSeen;
 
   /**
-   * @param threads makes the lane's writer thread (not started until {@link #start})
+   * @param spec the writer thread's factory (not started until {@link #start}), the connect and
+   *     reply timeout (which bounds how long {@link #close} waits), the queue bound, and the trace
+   *     told about each pipeline, so a trace shows it once however many requests share it
    * @param connector opens a ready connection, or throws {@link
    *     redis.clients.jedis.exceptions.JedisException}
    * @param breaks shared by a store's lanes: how many broken connections any of them has seen
-   * @param timeout the connect and reply timeout, which bounds how long {@link #close} waits
-   * @param trace told about each pipeline, so a trace shows it once however many requests share it
    */
-  PipelineLane(
-      ThreadFactory threads,
-      String address,
-      Supplier<Connection> connector,
-      AtomicLong breaks,
-      Duration timeout,
-      BatchTrace trace) {
-    this.trace = trace;
+  PipelineLane(Lanes.Spec spec, String address, Supplier<Connection> connector, AtomicLong breaks) {
+    this.trace = spec.trace();
     this.address = address;
     this.connector = connector;
     this.breaks = breaks;
+    this.maxPendingHits = spec.maxPendingHits();
     // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
-    this.closeWait = timeout.multipliedBy(5).plusSeconds(1);
-    this.writer = threads.newThread(this::run);
+    this.closeWait = spec.timeout().multipliedBy(5).plusSeconds(1);
+    this.writer = spec.threads().newThread(this::run);
   }
 
   /** Connects now instead of on the first batch; call before {@link #start}. */
@@ -104,28 +108,34 @@ final class PipelineLane implements AutoCloseable {
     writer.start();
   }
 
-  /** Requests queued or in flight: the lane's load. */
+  /** Hits queued or in flight: the lane's load. */
   int load() {
-    return pending.get();
+    return pendingHits.get();
   }
 
   /**
-   * Queues one request. Never blocks: when the lane is full or closed, the returned future has
-   * already failed with {@link StoreException}.
+   * Queues one request. Never blocks: when the lane is closed, the returned future has already
+   * failed with {@link StoreException}; when it is full, with {@link StoreShedException}.
    */
   <T> CompletableFuture<T> submit(int hits, PendingRequest.Commands<T> commands) {
     PendingRequest<T> request =
         new PendingRequest<>(hits, commands, new CompletableFuture<>(), trace.requestQueued());
     if (closed) {
       request.fail(closedFailure());
-    } else if (pending.incrementAndGet() > MAX_PENDING_REQUESTS) {
-      pending.decrementAndGet();
+      return request.future();
+    }
+    int after = pendingHits.addAndGet(hits);
+    if (after > maxPendingHits && after > hits) {
+      pendingHits.addAndGet(-hits);
       request.fail(
-          new StoreException(
-              "redis queue full: "
-                  + MAX_PENDING_REQUESTS
-                  + " requests already waiting for "
-                  + address));
+          new StoreShedException(
+              "shed: store queue full: "
+                  + (after - hits)
+                  + " hits already waiting for redis at "
+                  + address
+                  + " (at most "
+                  + maxPendingHits
+                  + ", --redis-max-queued-hits)"));
     } else {
       queue.add(request);
       if (closed) {
@@ -142,7 +152,7 @@ final class PipelineLane implements AutoCloseable {
         try {
           process(batch);
         } finally {
-          pending.addAndGet(-batch.size());
+          pendingHits.addAndGet(-hitsOf(batch));
           lastUsedNanos = System.nanoTime();
         }
       }
@@ -152,6 +162,14 @@ final class PipelineLane implements AutoCloseable {
       disconnect();
       failQueued(closedFailure());
     }
+  }
+
+  private static int hitsOf(List<PendingRequest<?>> batch) {
+    int hits = 0;
+    for (PendingRequest<?> request : batch) {
+      hits += request.hits();
+    }
+    return hits;
   }
 
   /** Waits for the first request, then takes whole requests while they fit in one batch. */
@@ -181,7 +199,11 @@ final class PipelineLane implements AutoCloseable {
     try {
       ensureConnected();
     } catch (RuntimeException e) {
-      StoreException failure = failure("cannot connect", e);
+      StoreException failure =
+          ConnectFailures.unreachable(e)
+              ? new StoreUnreachableException(
+                  "redis at " + address + ": cannot connect: " + e.getMessage(), e)
+              : failure("cannot connect", e);
       fail(batch, failure);
       failQueued(failure);
       return;
@@ -274,7 +296,7 @@ final class PipelineLane implements AutoCloseable {
 
   private void failQueued(StoreException failure) {
     for (PendingRequest<?> request = queue.poll(); request != null; request = queue.poll()) {
-      pending.decrementAndGet();
+      pendingHits.addAndGet(-request.hits());
       request.fail(failure);
     }
   }

@@ -83,7 +83,12 @@ public final class RedisCounterStore implements CounterStore {
             settings,
             connector,
             address,
-            new Lanes.Spec(laneThreads, settings.connections(), settings.timeout(), trace));
+            new Lanes.Spec(
+                laneThreads,
+                settings.connections(),
+                settings.timeout(),
+                settings.maxQueuedHits(),
+                trace));
     this.dispatch = new HitDispatch(routing, settings.keyPrefix(), SCRIPTS, settings.timeout());
   }
 

@@ -53,7 +53,7 @@ class DataErrorBreakerIT {
     try (GuardedStore store =
         new GuardedStore(
             backend,
-            new BreakerConfig(THRESHOLD, Duration.ofSeconds(1)),
+            new BreakerConfig(50, THRESHOLD, Duration.ofSeconds(10), Duration.ofSeconds(1)),
             new SluiceMetrics(new PrometheusRegistry()),
             FakeClock.atEpochSecond(NOW.getEpochSecond()))) {
       for (int i = 0; i < THRESHOLD * 3; i++) {

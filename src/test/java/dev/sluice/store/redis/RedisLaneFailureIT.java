@@ -10,6 +10,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
+import dev.sluice.store.StoreShedException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -163,7 +164,7 @@ class RedisLaneFailureIT {
             storeAt(URI.create("redis://127.0.0.1:" + silent.getLocalPort()), 1, timeout)) {
       long start = System.nanoTime();
       List<CompletableFuture<List<Usage>>> futures =
-          submit(store, PipelineLane.MAX_PENDING_REQUESTS + excess);
+          submit(store, RedisConfig.DEFAULT_MAX_QUEUED_HITS / request().size() + excess);
 
       assertThat(futures)
           .filteredOn(CompletableFuture::isCompletedExceptionally)
@@ -172,8 +173,8 @@ class RedisLaneFailureIT {
               future ->
                   assertThatThrownBy(future::join)
                       .cause()
-                      .isInstanceOf(StoreException.class)
-                      .hasMessageContaining("redis queue full"));
+                      .isInstanceOf(StoreShedException.class)
+                      .hasMessageContaining("shed: store queue full"));
       // One failed connect fails everything queued behind it, not one timeout per request.
       for (CompletableFuture<List<Usage>> future : futures) {
         assertThatThrownBy(future::join).cause().isInstanceOf(StoreException.class);
