@@ -17,11 +17,15 @@ import dev.sluice.admin.RulesHandler;
 import dev.sluice.capture.CaptureWriter;
 import dev.sluice.capture.RequestCapture;
 import dev.sluice.config.AccessConfig;
+import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.config.XdsConfig;
+import dev.sluice.consistency.ConsistencyRouter;
+import dev.sluice.consistency.SplitCounters;
+import dev.sluice.consistency.SyncedCounters;
 import dev.sluice.explain.Explainer;
 import dev.sluice.explain.RequestExplainer;
 import dev.sluice.limiter.OverLimitCache;
@@ -43,6 +47,7 @@ import dev.sluice.server.GrpcTls;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.service.RequestMapping;
 import dev.sluice.store.CounterStore;
+import dev.sluice.store.CounterSync;
 import dev.sluice.store.GuardedStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
@@ -82,7 +87,8 @@ import org.slf4j.LoggerFactory;
  *       futures, so what a request does after the store call runs there ({@link
  *       RedisCounterStore});
  *   <li>{@code sluice-scheduler-N} (the one {@link Scheduler}): memory sweeps, the breaker probe,
- *       rule reload polls and gRPC health updates;
+ *       rule reload polls, gRPC health updates, the synced counters' sync (which waits there for
+ *       its pipeline's answer) and the split heartbeat;
  *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
  *   <li>{@code sluice-capture-0} ({@code --capture-file} only): writes sampled requests;
@@ -116,6 +122,8 @@ public final class Sluice implements AutoCloseable {
   private Optional<XdsRuleClient> xds = Optional.empty();
   private Tracing tracing = Tracing.off();
   private GuardedStore store;
+  private SyncedCounters synced;
+  private CounterStore routed;
   private GrpcServer grpc;
   private AdminHttpServer admin;
   private GrpcServer adminGrpc;
@@ -149,7 +157,8 @@ public final class Sluice implements AutoCloseable {
     started.add(scheduler);
     RuleLoader loader =
         new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules())
-            .mergingDomains(config.rules().mergeDomains());
+            .mergingDomains(config.rules().mergeDomains())
+            .withDefaultConsistency(config.consistency().defaultConsistency());
     ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
     LoadResult.Loaded loaded;
     if (config.ruleSource() instanceof XdsConfig) {
@@ -171,6 +180,7 @@ public final class Sluice implements AutoCloseable {
     started.add(store);
     boolean storeUp = store.checkAtStartup();
     store.start();
+    routed = consistencyRouter(backend, clock, scheduler);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
         new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
@@ -272,12 +282,12 @@ public final class Sluice implements AutoCloseable {
     if (access.adminTokenFile().isEmpty()) {
       log.info("admin writes disabled: no --admin-token-file");
     }
-    // Explain reads the primary store (never the local fallback), as inspect does.
+    // Explain reads what inspect reads: the primary store, or a synced or split rule's local view.
     RequestExplainer explainer =
         new RequestExplainer(
-            new Explainer(reloader::rules, store, config.rules().defaultAlgorithm()),
+            new Explainer(reloader::rules, routed, config.rules().defaultAlgorithm()),
             new RequestMapping(config.requestLimits()));
-    return new AdminApi(reloader, new CounterAdmin(reloader::rules, store), checks, explainer);
+    return new AdminApi(reloader, new CounterAdmin(reloader::rules, routed), checks, explainer);
   }
 
   /** Plaintext, or TLS whose files are re-read every reload interval. */
@@ -318,7 +328,40 @@ public final class Sluice implements AutoCloseable {
       started.add(local);
       fallback = Optional.of(local);
     }
-    return new RateLimiter.StoreChoice(tracing.store(store), fallback, overLimit, COMPLETIONS);
+    return new RateLimiter.StoreChoice(routed, fallback, overLimit, COMPLETIONS);
+  }
+
+  /**
+   * Exact hits to the guarded (and traced) store; synced and split ones counted here, each mode
+   * started after the store and so closed before it: the synced counters' last flush still reaches
+   * Redis on shutdown.
+   */
+  private CounterStore consistencyRouter(CounterStore backend, Clock clock, Scheduler scheduler) {
+    CounterSync shared = (CounterSync) backend;
+    ConsistencyConfig settings = config.consistency();
+    // A sync or heartbeat waits as long as a PING may: a connect and a batch, each a timeout.
+    Duration wait = config.store().redis().timeout().multipliedBy(3).plusSeconds(1);
+    synced =
+        new SyncedCounters(
+                clock,
+                shared,
+                scheduler,
+                new SyncedCounters.Settings(
+                    settings.syncInterval(), settings.syncMaxCounters(), wait),
+                metrics.consistency())
+            .start();
+    started.add(synced);
+    InMemoryCounterStore shares = boundedMemoryStore(clock, scheduler);
+    started.add(shares);
+    // A memory store is this process alone: only --instances can say how many share a limit.
+    Optional<CounterSync> fleet =
+        config.store().kind() == StoreKind.REDIS ? Optional.of(shared) : Optional.empty();
+    SplitCounters split =
+        new SplitCounters(
+                shares, fleet, config.limiter().instances(), scheduler, wait, metrics.consistency())
+            .start();
+    started.add(split);
+    return new ConsistencyRouter(tracing.store(store), synced, split);
   }
 
   /** Rules from the management server; its callbacks and reconnects run on one thread. */
@@ -394,7 +437,20 @@ public final class Sluice implements AutoCloseable {
               + config.limiter().failureMode().configName()
               + "'");
     }
-    return new HealthReport(problems);
+    List<String> degraded = new ArrayList<>();
+    if (synced != null) {
+      synced
+          .failing()
+          .ifPresent(
+              why ->
+                  degraded.add(
+                      "synced counters cannot reach store "
+                          + store.kind()
+                          + " ("
+                          + why
+                          + "); deciding locally, keeping deltas"));
+    }
+    return new HealthReport(problems, degraded);
   }
 
   public int grpcPort() {

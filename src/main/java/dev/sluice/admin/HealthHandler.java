@@ -6,8 +6,9 @@ import java.io.IOException;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /healthcheck}: 200 {@code OK} when healthy, else 503 with one line per problem (the
- * reference answers 500 with an empty body, which tells an operator nothing).
+ * {@code GET /healthcheck}: 200 {@code OK} when healthy, 200 {@code DEGRADED} and one line per
+ * degradation when healthy but degraded, else 503 with one line per problem (the reference answers
+ * 500 with an empty body, which tells an operator nothing).
  */
 public final class HealthHandler implements HttpHandler {
   private final Supplier<HealthReport> health;
@@ -19,7 +20,14 @@ public final class HealthHandler implements HttpHandler {
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     HealthReport report = health.get();
-    String body = report.healthy() ? "OK\n" : String.join("\n", report.problems()) + "\n";
+    String body;
+    if (!report.healthy()) {
+      body = String.join("\n", report.problems()) + "\n";
+    } else if (!report.degraded().isEmpty()) {
+      body = "DEGRADED\n" + String.join("\n", report.degraded()) + "\n";
+    } else {
+      body = "OK\n";
+    }
     AdminHttpServer.send(exchange, report.healthy() ? 200 : 503, "text/plain; charset=utf-8", body);
   }
 }

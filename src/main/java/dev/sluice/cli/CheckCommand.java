@@ -26,6 +26,7 @@ final class CheckCommand implements Callable<Integer> {
     LoadResult result =
         new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
             .mergingDomains(rules.mergeDomains)
+            .withDefaultConsistency(rules.defaultConsistency)
             .load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);

@@ -8,6 +8,7 @@ import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreKind;
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Entry;
 import java.time.Duration;
 import java.util.Locale;
@@ -26,6 +27,17 @@ final class Converters {
               () ->
                   new TypeConversionException(
                       "unknown algorithm '" + value + "'; expected " + Algorithm.CONFIG_NAMES));
+    }
+  }
+
+  static final class ConsistencyConverter implements ITypeConverter<Consistency> {
+    @Override
+    public Consistency convert(String value) {
+      return Consistency.parse(value)
+          .orElseThrow(
+              () ->
+                  new TypeConversionException(
+                      "unknown consistency '" + value + "'; expected " + Consistency.CONFIG_NAMES));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -21,6 +22,16 @@ final class RulesOptions {
               + dev.sluice.rules.Algorithm.CONFIG_NAMES
               + " (env SLUICE_DEFAULT_ALGORITHM, default ${DEFAULT-VALUE}).")
   Algorithm defaultAlgorithm;
+
+  @Option(
+      names = "--default-consistency",
+      defaultValue = "${env:SLUICE_DEFAULT_CONSISTENCY:-exact}",
+      converter = Converters.ConsistencyConverter.class,
+      description =
+          "Consistency of rules that name none: "
+              + Consistency.CONFIG_NAMES
+              + " (env SLUICE_DEFAULT_CONSISTENCY, default ${DEFAULT-VALUE}).")
+  Consistency defaultConsistency;
 
   @Option(
       names = "--allow-empty-rules",

@@ -4,6 +4,7 @@ import dev.sluice.Sluice;
 import dev.sluice.StartupException;
 import dev.sluice.config.AccessConfig;
 import dev.sluice.config.ConnectionAge;
+import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.GrpcTlsConfig;
 import dev.sluice.config.HeaderConfig;
@@ -173,6 +174,21 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "Counters known to be over their limit answered locally, without the store; entries kept, 0 = off (env SLUICE_LOCAL_CACHE_SIZE, default ${DEFAULT-VALUE}).")
   long localCacheSize;
+
+  @Option(
+      names = "--sync-interval",
+      defaultValue = "${env:SLUICE_SYNC_INTERVAL:-200ms}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How often synced-consistency counters push their deltas to the store and read the global counts back (env SLUICE_SYNC_INTERVAL, default ${DEFAULT-VALUE}).")
+  Duration syncInterval;
+
+  @Option(
+      names = "--sync-max-counters",
+      defaultValue = "${env:SLUICE_SYNC_MAX_COUNTERS:-1000000}",
+      description =
+          "Synced counters (one per counter and window) held locally at most, also while the store is down; past it new ones are counted exactly (env SLUICE_SYNC_MAX_COUNTERS, default ${DEFAULT-VALUE}).")
+  long syncMaxCounters;
 
   @Option(
       names = "--shadow-mode",
@@ -460,7 +476,8 @@ final class ServeCommand implements Callable<Integer> {
           xds.toSource(),
           tracing.toConfig(),
           capacity.requestLimits(),
-          capture.toConfig());
+          capture.toConfig(),
+          new ConsistencyConfig(rules.defaultConsistency, syncInterval, syncMaxCounters));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

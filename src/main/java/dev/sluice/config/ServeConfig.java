@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param tracing {@link TracingConfig#OFF} unless tracing is wanted
  * @param requestLimits the largest request accepted
  * @param capture {@link CaptureConfig#OFF} unless requests are captured
+ * @param consistency the synced and split consistency modes' settings
  */
 public record ServeConfig(
     RulesConfig rules,
@@ -21,7 +22,8 @@ public record ServeConfig(
     RuleSource ruleSource,
     TracingConfig tracing,
     RequestLimits requestLimits,
-    CaptureConfig capture) {
+    CaptureConfig capture,
+    ConsistencyConfig consistency) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
@@ -32,6 +34,31 @@ public record ServeConfig(
     Objects.requireNonNull(tracing, "tracing");
     Objects.requireNonNull(requestLimits, "requestLimits");
     Objects.requireNonNull(capture, "capture");
+    Objects.requireNonNull(consistency, "consistency");
+  }
+
+  /** With the default {@link ConsistencyConfig}. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers,
+      RuleSource ruleSource,
+      TracingConfig tracing,
+      RequestLimits requestLimits,
+      CaptureConfig capture) {
+    this(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        ConsistencyConfig.defaults());
   }
 
   /** Without capture. */
@@ -80,46 +107,141 @@ public record ServeConfig(
 
   public ServeConfig withRules(RulesConfig newRules) {
     return new ServeConfig(
-        newRules, store, server, limiter, headers, ruleSource, tracing, requestLimits, capture);
+        newRules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
     return new ServeConfig(
-        rules, newStore, server, limiter, headers, ruleSource, tracing, requestLimits, capture);
+        rules,
+        newStore,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
     return new ServeConfig(
-        rules, store, newServer, limiter, headers, ruleSource, tracing, requestLimits, capture);
+        rules,
+        store,
+        newServer,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
     return new ServeConfig(
-        rules, store, server, newLimiter, headers, ruleSource, tracing, requestLimits, capture);
+        rules,
+        store,
+        server,
+        newLimiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
     return new ServeConfig(
-        rules, store, server, limiter, newHeaders, ruleSource, tracing, requestLimits, capture);
+        rules,
+        store,
+        server,
+        limiter,
+        newHeaders,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withRuleSource(RuleSource newSource) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, newSource, tracing, requestLimits, capture);
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        newSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withTracing(TracingConfig newTracing) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, ruleSource, newTracing, requestLimits, capture);
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        newTracing,
+        requestLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withRequestLimits(RequestLimits newLimits) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, ruleSource, tracing, newLimits, capture);
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        newLimits,
+        capture,
+        consistency);
   }
 
   public ServeConfig withCapture(CaptureConfig newCapture) {
     return new ServeConfig(
-        rules, store, server, limiter, headers, ruleSource, tracing, requestLimits, newCapture);
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        newCapture,
+        consistency);
+  }
+
+  public ServeConfig withConsistency(ConsistencyConfig newConsistency) {
+    return new ServeConfig(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        newConsistency);
   }
 }

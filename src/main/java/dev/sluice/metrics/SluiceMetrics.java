@@ -56,9 +56,11 @@ public final class SluiceMetrics {
   private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
   private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
+  private final ConsistencyMetrics consistency;
 
   public SluiceMetrics(PrometheusRegistry registry) {
     this.registry = registry;
+    this.consistency = new ConsistencyMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -290,6 +292,11 @@ public final class SluiceMetrics {
 
   public void localCacheLookup(boolean hit) {
     localCache.labelValues(hit ? "hit" : "miss").inc();
+  }
+
+  /** The synced and split modes' metrics. */
+  public ConsistencyMetrics consistency() {
+    return consistency;
   }
 
   public void memoryEvicted(long counters) {

@@ -9,8 +9,11 @@ import java.util.Objects;
  *
  * @param requestsPerUnit hits allowed per window, 0..4294967295 (Envoy's field is a uint32)
  * @param burst token-bucket capacity in tokens, 0..4294967295
+ * @param consistency where the shared counter lives; it is not part of the counter's key, so an
+ *     exact and a synced instance of one rule share their counts
  */
-public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long burst) {
+public record Limit(
+    long requestsPerUnit, Unit unit, Algorithm algorithm, long burst, Consistency consistency) {
 
   /** The largest value of Envoy's uint32 {@code requests_per_unit} and {@code limit_remaining}. */
   public static final long MAX_UINT32 = 0xFFFF_FFFFL;
@@ -29,6 +32,21 @@ public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long b
     if (!algorithm.takesBurst() && burst != requestsPerUnit) {
       throw new IllegalArgumentException("burst applies only to token_bucket: " + burst);
     }
+    Objects.requireNonNull(consistency, "consistency");
+    if (!consistency.supports(algorithm)) {
+      throw new IllegalArgumentException(
+          algorithm.configName() + " cannot be counted " + consistency.configName());
+    }
+  }
+
+  /** An {@link Consistency#EXACT} limit. */
+  public Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long burst) {
+    this(requestsPerUnit, unit, algorithm, burst, Consistency.EXACT);
+  }
+
+  /** This limit, counted by {@code newConsistency}. */
+  public Limit withConsistency(Consistency newConsistency) {
+    return new Limit(requestsPerUnit, unit, algorithm, burst, newConsistency);
   }
 
   /** A limit whose burst is its rate: a fixed window, or a token bucket holding one window. */
@@ -47,7 +65,11 @@ public record Limit(long requestsPerUnit, Unit unit, Algorithm algorithm, long b
   /** This limit split {@code instances} ways, rounded up, for each instance to enforce alone. */
   public Limit share(int instances) {
     return new Limit(
-        ceilDiv(requestsPerUnit, instances), unit, algorithm, ceilDiv(burst, instances));
+        ceilDiv(requestsPerUnit, instances),
+        unit,
+        algorithm,
+        ceilDiv(burst, instances),
+        consistency);
   }
 
   private static long ceilDiv(long value, int by) {

@@ -29,7 +29,15 @@ enum Place {
   RATE_LIMIT(
       "rate_limit",
       "in rate_limit",
-      Set.of("unit", "requests_per_unit", "unlimited", "name", "replaces", "algorithm", "burst")),
+      Set.of(
+          "unit",
+          "requests_per_unit",
+          "unlimited",
+          "name",
+          "replaces",
+          "algorithm",
+          "burst",
+          "consistency")),
   REPLACES_ENTRY("a replaces entry", "in a replaces entry", Set.of("name"));
 
   /** Where to look first for a field's home when it is in the wrong place. */

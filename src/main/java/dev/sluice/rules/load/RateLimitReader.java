@@ -1,6 +1,7 @@
 package dev.sluice.rules.load;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.RateLimitSpec;
 import dev.sluice.rules.RuleKind;
@@ -15,9 +16,9 @@ import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads one {@code rate_limit} block: the reference's {@code unit}, {@code requests_per_unit},
- * {@code unlimited}, {@code name} and {@code replaces}, plus Sluice's {@code algorithm} and {@code
- * burst}. A missing {@code requests_per_unit} means 0 (every hit is over the limit), as in the
- * reference, where that is how a "block" rule is written.
+ * {@code unlimited}, {@code name} and {@code replaces}, plus Sluice's {@code algorithm}, {@code
+ * burst} and {@code consistency}. A missing {@code requests_per_unit} means 0 (every hit is over
+ * the limit), as in the reference, where that is how a "block" rule is written.
  */
 final class RateLimitReader {
   private static final String UNITS = "second, minute, hour, day, week, month or year";
@@ -25,10 +26,12 @@ final class RateLimitReader {
 
   private final NodeReader reader;
   private final Algorithm defaultAlgorithm;
+  private final Consistency defaultConsistency;
 
-  RateLimitReader(NodeReader reader, Algorithm defaultAlgorithm) {
+  RateLimitReader(NodeReader reader, Algorithm defaultAlgorithm, Consistency defaultConsistency) {
     this.reader = reader;
     this.defaultAlgorithm = defaultAlgorithm;
+    this.defaultConsistency = defaultConsistency;
   }
 
   /** The block's spec; empty (after reporting) when anything in it is wrong. */
@@ -67,7 +70,7 @@ final class RateLimitReader {
     if (f.has("unit")) {
       reader.report(f.line("unit"), "should not specify rate limit unit when unlimited");
     }
-    for (String field : List.of("algorithm", "burst")) {
+    for (String field : List.of("algorithm", "burst", "consistency")) {
       if (f.has(field)) {
         reader.report(f.line(field), "should not specify " + field + " when unlimited");
       }
@@ -102,8 +105,42 @@ final class RateLimitReader {
               + unit.get().name().toLowerCase(java.util.Locale.ROOT));
       return Optional.empty();
     }
+    Optional<Consistency> consistency = consistency(f, algorithm.get());
+    if (consistency.isEmpty()) {
+      return Optional.empty();
+    }
     long rate = requestsPerUnit.orElse(0);
-    return Optional.of(new Limit(rate, unit.get(), algorithm.get(), burst.orElse(rate)));
+    return Optional.of(
+        new Limit(rate, unit.get(), algorithm.get(), burst.orElse(rate), consistency.get()));
+  }
+
+  /** The block's consistency, or the default; empty (after reporting) when it cannot count. */
+  private Optional<Consistency> consistency(Fields f, Algorithm algorithm) {
+    Optional<Consistency> consistency = Optional.of(defaultConsistency);
+    if (f.has("consistency")) {
+      int before = reader.problemCount();
+      String name = reader.text(f, "consistency").orElse("");
+      consistency = Consistency.parse(name);
+      if (consistency.isEmpty() && reader.problemCount() == before) {
+        reader.report(
+            f.line("consistency"),
+            "invalid consistency '" + name + "'; expected " + Consistency.CONFIG_NAMES);
+      }
+    }
+    if (consistency.isPresent() && !consistency.get().supports(algorithm)) {
+      String why = f.has("consistency") ? "" : " (the default consistency)";
+      int line = f.has("consistency") ? f.line("consistency") : f.line();
+      reader.report(
+          line,
+          "consistency "
+              + consistency.get().configName()
+              + why
+              + " counts only fixed_window, but this rule uses "
+              + algorithm.configName()
+              + "; set consistency: exact or split");
+      return Optional.empty();
+    }
+    return consistency;
   }
 
   private Optional<Unit> unit(Fields f) {

@@ -1,6 +1,7 @@
 package dev.sluice.rules.load;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.DescriptorSpec;
 import dev.sluice.rules.load.NodeReader.Fields;
 import java.io.StringReader;
@@ -38,9 +39,15 @@ final class RuleFileParser {
   private static final int MAX_COLLECTION_ALIASES = 20;
 
   private final Algorithm defaultAlgorithm;
+  private final Consistency defaultConsistency;
 
-  RuleFileParser(Algorithm defaultAlgorithm) {
+  RuleFileParser(Algorithm defaultAlgorithm, Consistency defaultConsistency) {
     this.defaultAlgorithm = Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
+    this.defaultConsistency = Objects.requireNonNull(defaultConsistency, "defaultConsistency");
+  }
+
+  RuleFileParser withDefaultConsistency(Consistency consistency) {
+    return new RuleFileParser(defaultAlgorithm, consistency);
   }
 
   ParsedFile parse(RuleFile file) {
@@ -77,7 +84,7 @@ final class RuleFileParser {
     if (domain.isEmpty() && reader.problemCount() == before) {
       reader.report(domainLine, "config file cannot have empty domain");
     }
-    RateLimitReader rateLimits = new RateLimitReader(reader, defaultAlgorithm);
+    RateLimitReader rateLimits = new RateLimitReader(reader, defaultAlgorithm, defaultConsistency);
     List<DescriptorSpec> descriptors =
         new DescriptorReader(reader, rateLimits, file.name(), domain)
             .readLevel(reader.list(fields.get(), "descriptors"), "");

@@ -1,6 +1,7 @@
 package dev.sluice.rules.load;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.DomainSpec;
 import dev.sluice.rules.RuleSet;
 import java.nio.file.Path;
@@ -44,7 +45,9 @@ public final class RuleLoader {
    *     limit nothing, so serving them silently would switch limiting off for everyone
    */
   public RuleLoader(Algorithm defaultAlgorithm, boolean allowEmpty) {
-    this.parser = new RuleFileParser(Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"));
+    this.parser =
+        new RuleFileParser(
+            Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"), Consistency.EXACT);
     this.allowEmpty = allowEmpty;
     this.mergeDomains = false;
   }
@@ -62,6 +65,14 @@ public final class RuleLoader {
    */
   public RuleLoader mergingDomains(boolean merge) {
     return new RuleLoader(parser, allowEmpty, merge);
+  }
+
+  /**
+   * This loader, where rules that name no {@code consistency} get {@code consistency} (otherwise
+   * {@link Consistency#EXACT}); a rule whose algorithm that mode cannot count is a load error.
+   */
+  public RuleLoader withDefaultConsistency(Consistency consistency) {
+    return new RuleLoader(parser.withDefaultConsistency(consistency), allowEmpty, mergeDomains);
   }
 
   /**

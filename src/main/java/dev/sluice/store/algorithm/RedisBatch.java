@@ -31,8 +31,12 @@ public interface RedisBatch {
 
   void del(String key);
 
-  /** Every script an algorithm sends, so a connection can cache them when it opens. */
-  List<String> SCRIPTS = List.of(FixedWindow.SCRIPT, TokenBucket.SCRIPT, SlidingWindow.SCRIPT);
+  /** The live-instance heartbeat of split consistency ({@code CounterSync#heartbeat}). */
+  String INSTANCES_SCRIPT = "lua/instances.lua";
+
+  /** Every script the store sends, so a connection can cache them when it opens. */
+  List<String> SCRIPTS =
+      List.of(FixedWindow.SCRIPT, TokenBucket.SCRIPT, SlidingWindow.SCRIPT, INSTANCES_SCRIPT);
 
   /**
    * A reply, readable once the pipeline was sent.

@@ -2,9 +2,14 @@ package dev.sluice.store.redis;
 
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
 import dev.sluice.store.BatchTrace;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
+import dev.sluice.store.CounterSync;
+import dev.sluice.store.DatedHit;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
@@ -12,6 +17,8 @@ import dev.sluice.store.algorithm.CountingAlgorithm;
 import dev.sluice.store.algorithm.RedisBatch;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +54,16 @@ import redis.clients.jedis.Response;
  * not wait on this store. A failed round trip is not retried, because Redis may have applied it.
  * {@link #ping} blocks.
  */
-public final class RedisCounterStore implements CounterStore {
+public final class RedisCounterStore implements CounterStore, CounterSync {
   private static final Map<String, LuaScript> SCRIPTS = loadScripts();
   private static final CommandObject<String> PING = new CommandObjects().ping();
+
+  /** The sorted set of live instances ({@code lua/instances.lua}), beside the counters. */
+  static final String INSTANCES_KEY = "instances";
+
+  /** Only routes {@link #INSTANCES_KEY} to its node; nothing is counted against it. */
+  private static final Hit INSTANCES_ANCHOR =
+      new Hit(INSTANCES_KEY, Limit.of(0, Unit.SECOND, Algorithm.FIXED_WINDOW), 0);
 
   private final Clock clock;
   private final String address;
@@ -131,6 +145,44 @@ public final class RedisCounterStore implements CounterStore {
         List.copyOf(hits),
         (batch, hit) ->
             CountingAlgorithm.of(hit.limit().algorithm()).takeOnRedis(batch, hit, nowMillis));
+  }
+
+  /**
+   * One dispatch, so one pipeline per node, however many windows the hits are dated in: each hit is
+   * counted by its algorithm as of its own {@link DatedHit#atMillis}.
+   */
+  @Override
+  public CompletableFuture<List<Usage>> addDated(List<DatedHit> hits) {
+    if (hits.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    // By identity: two deltas of one counter in two windows can be equal records.
+    Map<Hit, Long> at = new IdentityHashMap<>();
+    List<Hit> request = new ArrayList<>(hits.size());
+    for (DatedHit dated : hits) {
+      at.put(dated.hit(), dated.atMillis());
+      request.add(dated.hit());
+    }
+    return dispatch.send(
+        request,
+        (batch, hit) ->
+            CountingAlgorithm.of(hit.limit().algorithm()).takeOnRedis(batch, hit, at.get(hit)));
+  }
+
+  /** {@code lua/instances.lua} on the node holding the instance set. */
+  @Override
+  public CompletableFuture<Long> heartbeat(String instance, Duration ttl) {
+    List<String> args = List.of(instance, Long.toString(ttl.toMillis()));
+    return dispatch
+        .send(
+            List.of(INSTANCES_ANCHOR),
+            (batch, hit) -> {
+              RedisBatch.Reply<Object> reply =
+                  batch.script(
+                      RedisBatch.INSTANCES_SCRIPT, List.of(batch.key(INSTANCES_KEY)), args);
+              return () -> (Long) reply.get();
+            })
+        .thenApply(live -> live.get(0));
   }
 
   @Override

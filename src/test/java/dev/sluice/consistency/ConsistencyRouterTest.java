@@ -1,0 +1,62 @@
+package dev.sluice.consistency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.testing.FakeClock;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Each hit counted by its limit's mode, the answers in the request's order. */
+class ConsistencyRouterTest {
+  private static final Limit EXACT = Limit.of(100, Unit.MINUTE, Algorithm.FIXED_WINDOW);
+
+  private final FakeClock clock = new FakeClock(Instant.ofEpochSecond(1_700_000_010L));
+  private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+  private final InMemoryCounterStore exact = new InMemoryCounterStore(clock, clock);
+  private final SyncedCounters synced =
+      new SyncedCounters(
+          clock,
+          exact,
+          clock,
+          new SyncedCounters.Settings(Duration.ofMillis(200), 10, Duration.ofSeconds(1)),
+          metrics.consistency());
+  private final SplitCounters split =
+      new SplitCounters(
+          new InMemoryCounterStore(clock, clock),
+          Optional.empty(),
+          4,
+          clock,
+          Duration.ofSeconds(1),
+          metrics.consistency());
+  private final ConsistencyRouter router = new ConsistencyRouter(exact, synced, split);
+
+  @Test
+  void acquire_mixedModes_answersEachInOrderAndOnlyExactReachesTheStoreNow() {
+    exact.acquire(List.of(new Hit("fw|60|k", EXACT, 40))).join();
+    List<Hit> hits =
+        List.of(
+            new Hit("fw|60|k", EXACT.withConsistency(Consistency.SPLIT), 1),
+            new Hit("fw|60|k", EXACT, 2),
+            new Hit("fw|60|k", EXACT.withConsistency(Consistency.SYNCED), 3));
+
+    List<Usage> usages = router.acquire(hits).join();
+
+    assertThat(usages).extracting(Usage::countAfter).containsExactly(1L, 42L, 3L);
+    assertThat(usages.get(0).remaining()).as("split: 100 / 4 instances").isEqualTo(24);
+    assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(42);
+    synced.close(); // flushes the synced delta into the shared counter the exact hits use
+    assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(45);
+  }
+}
