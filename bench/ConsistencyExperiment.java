@@ -1,11 +1,12 @@
 // The load generator of bench/consistency.sh (run by it, by hand; never part of verify):
-//   java -cp target/sluice.jar bench/ConsistencyExperiment.java MODE PATTERN PORTS RATE TOTAL LIMIT RUN
+//   java -cp target/sluice.jar bench/ConsistencyExperiment.java MODE PATTERN PORTS RATE TOTAL LIMIT RUN [warmup]
 // Sends TOTAL ShouldRateLimit requests at a steady RATE per second (open loop: request i is due at
 // start + i / RATE, latency runs from its due time), each to one of the Sluice gRPC PORTS
 // (comma-separated) by PATTERN: even (round robin), skewed (70/20/10) or onehot (all to the first).
 // The descriptor is (mode=MODE, run=RUN): the rule file of consistency.sh gives each mode its own
 // rule and each run its own counter. Waits first until the rest of the current minute holds the
-// whole run, so a run never straddles a fixed window.
+// whole run, so a run never straddles a fixed window (not with "warmup", which only warms the
+// servers' code paths and prints nothing).
 // Prints one tab-separated line: allowed, denied, false denials, errors, p50 and p99 in
 // microseconds, and the seconds the sending took. A false denial is a refused request that an
 // ideal limiter (one global count, no delay) would have allowed: one sent while fewer than LIMIT
@@ -35,6 +36,7 @@ public class ConsistencyExperiment {
     int total = Integer.parseInt(args[4]);
     long limit = Long.parseLong(args[5]);
     String run = args[6];
+    boolean warmup = args.length > 7 && args[7].equals("warmup");
 
     List<ManagedChannel> channels = new ArrayList<>();
     List<RateLimitServiceGrpc.RateLimitServiceStub> stubs = new ArrayList<>();
@@ -70,7 +72,7 @@ public class ConsistencyExperiment {
 
     long runMillis = (long) Math.ceil(total / rate * 1000) + 3000;
     long intoMinute = System.currentTimeMillis() % 60_000;
-    if (intoMinute + runMillis > 59_000) {
+    if (!warmup && intoMinute + runMillis > 59_000) {
       Thread.sleep(60_000 - intoMinute + 300);
     }
 
@@ -124,6 +126,10 @@ public class ConsistencyExperiment {
         falseDenials++;
       }
       allowedBefore += o == 1 ? 1 : 0;
+    }
+    if (warmup) {
+      channels.forEach(ManagedChannel::shutdownNow);
+      return;
     }
     long[] sorted = latencies.clone();
     Arrays.sort(sorted);

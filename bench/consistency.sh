@@ -13,6 +13,7 @@
 #
 # Usage: bench/consistency.sh        (from anywhere; builds target/sluice.jar when sources are newer)
 # Env:   RATE=250 TOTAL=5000 LIMIT=1000 SYNC_INTERVALS="50ms 200ms 1s" PATTERNS="even skewed onehot"
+#        WARMUP=2500 (unmeasured requests per mode on each new fleet)
 #        REDIS_TIMEOUT=100ms (the 10ms default times out on a loaded 2-core machine; see
 #        BENCHMARKS.md) SKIP_BUILD=1 to use the jar as it is.
 # Every process started here is stopped on exit.
@@ -173,9 +174,25 @@ measure() { # measure LABEL MODE PATTERN
     "$((reads_after - reads_before))" >>"$RESULTS"
 }
 
+# warm MODE...: WARMUP requests per mode at RATE, round robin, on throwaway counters, so the first
+# measured row does not pay for the fleet's JIT compilation (measured: the first row after a cold
+# start had a p50 of seconds and timeouts).
+warm() {
+  local mode
+  for mode in "$@"; do
+    java -cp "$JAR" "$ROOT/bench/ConsistencyExperiment.java" "$mode" even "$GRPC_PORTS" "$RATE" \
+      "${WARMUP:-2500}" "$LIMIT" "warmup-$mode-$$-$RANDOM" warmup
+  done
+}
+
 for interval in $SYNC_INTERVALS; do
   start_fleet "$interval"
-  log "fleet up (sync interval $interval): grpc ports $GRPC_PORTS"
+  log "fleet up (sync interval $interval): grpc ports $GRPC_PORTS; warming"
+  if [[ $interval == "${SYNC_INTERVALS%% *}" ]]; then
+    warm exact synced split
+  else
+    warm synced
+  fi
   first=0
   [[ $interval == "${SYNC_INTERVALS%% *}" ]] && first=1
   for pattern in $PATTERNS; do

@@ -74,6 +74,15 @@ public final class AdminProtos {
               .setCount(usage.countAfter())
               .setRemaining(usage.remaining())
               .setDurationUntilReset(ProtoValues.duration(usage.untilReset()));
+          f.counter()
+              .local()
+              .ifPresent(
+                  local ->
+                      response
+                          .setConsistency(local.consistency().configName())
+                          .setKnownGlobal(local.knownGlobal())
+                          .setUnsynced(local.unsynced())
+                          .setSplitInstances(local.splitInstances()));
         });
     return response.build();
   }

@@ -4,6 +4,7 @@ import dev.sluice.rules.Consistency;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
+import dev.sluice.store.LocalView;
 import dev.sluice.store.Usage;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,12 +101,31 @@ public final class ConsistencyRouter implements CounterStore {
   public CompletableFuture<CounterState> inspect(Hit hit) {
     return switch (hit.limit().consistency()) {
       case EXACT -> exact.inspect(hit);
-      case SPLIT -> split.inspect(hit);
+      case SPLIT ->
+          split
+              .inspect(hit)
+              .thenApply(
+                  state ->
+                      state.withLocal(new LocalView(Consistency.SPLIT, 0, 0, split.instances())));
       case SYNCED ->
           synced
               .inspect(hit)
-              .map(view -> CompletableFuture.completedFuture(view.local()))
-              .orElseGet(() -> exact.inspect(hit));
+              .map(
+                  view ->
+                      CompletableFuture.completedFuture(
+                          view.local()
+                              .withLocal(
+                                  new LocalView(
+                                      Consistency.SYNCED, view.knownGlobal(), view.unsynced(), 0))))
+              .orElseGet(
+                  () ->
+                      exact
+                          .inspect(hit)
+                          .thenApply(
+                              state ->
+                                  state.withLocal(
+                                      new LocalView(
+                                          Consistency.SYNCED, state.usage().countAfter(), 0, 0))));
     };
   }
 

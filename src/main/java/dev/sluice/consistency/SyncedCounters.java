@@ -157,7 +157,8 @@ public final class SyncedCounters implements AutoCloseable {
     if (slot == null) {
       return Optional.empty();
     }
-    CounterState state = new CounterState(hit.key(), true, usage(hit.limit(), slot.count(), now));
+    String key = hit.key() + "|" + FixedWindow.index(now, windowMillis);
+    CounterState state = new CounterState(key, true, usage(hit.limit(), slot.count(), now));
     return Optional.of(new View(state, slot.known(), slot.pending() + slot.sending()));
   }
 

@@ -7,7 +7,9 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
+import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
+import dev.sluice.store.LocalView;
 import dev.sluice.store.Usage;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
@@ -58,5 +60,26 @@ class ConsistencyRouterTest {
     assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(42);
     synced.close(); // flushes the synced delta into the shared counter the exact hits use
     assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(45);
+  }
+
+  @Test
+  void inspect_syncedAndSplit_showThisInstancesView() {
+    Hit syncedHit = new Hit("fw|60|v", EXACT.withConsistency(Consistency.SYNCED), 0);
+    Hit splitHit = new Hit("fw|60|v", EXACT.withConsistency(Consistency.SPLIT), 0);
+    exact.acquire(List.of(new Hit("fw|60|v", EXACT, 7))).join();
+
+    CounterState none = router.inspect(syncedHit).join();
+    assertThat(none.local()).contains(new LocalView(Consistency.SYNCED, 7, 0, 0));
+
+    router.acquire(List.of(new Hit("fw|60|v", syncedHit.limit(), 2))).join();
+    CounterState held = router.inspect(syncedHit).join();
+    assertThat(held.usage().countAfter()).isEqualTo(2);
+    assertThat(held.local()).contains(new LocalView(Consistency.SYNCED, 0, 2, 0));
+
+    router.acquire(List.of(new Hit("fw|60|v", splitHit.limit(), 3))).join();
+    CounterState share = router.inspect(splitHit).join();
+    assertThat(share.usage().remaining()).isEqualTo(22);
+    assertThat(share.local()).contains(new LocalView(Consistency.SPLIT, 0, 0, 4));
+    assertThat(router.inspect(new Hit("fw|60|v", EXACT, 0)).join().local()).isEmpty();
   }
 }

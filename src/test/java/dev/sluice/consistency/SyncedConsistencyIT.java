@@ -143,8 +143,13 @@ class SyncedConsistencyIT {
       // The synced instance's first sync reads the exact instance's 30 back.
       awaitEquals(31, () -> redisCount("shared"));
       send(List.of(synced), "shared", 1, 1);
-      // Admin inspect shows the local view: the known global 31 plus the unsynced hit.
-      assertThat(inspectedCount(synced, "shared")).isEqualTo(32);
+      // Admin inspect shows the local view: the known global 31 plus the unsynced hit (or 32 and
+      // none, when a sync ran in between).
+      String inspected = inspect(synced, "shared");
+      assertThat(field(inspected, "count")).isEqualTo(32);
+      assertThat(field(inspected, "known_global")).isBetween(31L, 32L);
+      assertThat(field(inspected, "known_global") + field(inspected, "unsynced")).isEqualTo(32);
+      assertThat(inspected).contains("\"consistency\": \"synced\"");
     }
   }
 
@@ -165,17 +170,21 @@ class SyncedConsistencyIT {
     }
   }
 
-  private static long inspectedCount(RunningSluice sluice, String user) throws Exception {
+  private static String inspect(RunningSluice sluice, String user) throws Exception {
     HttpRequest get =
         HttpRequest.newBuilder(
                 URI.create(
                     "http://127.0.0.1:" + sluice.httpPort() + "/counters?domain=api&user=" + user))
             .build();
-    String body = HttpClient.newHttpClient().send(get, HttpResponse.BodyHandlers.ofString()).body();
-    java.util.regex.Matcher count =
-        java.util.regex.Pattern.compile("\"count\":\\s*\"?(\\d+)").matcher(body);
-    assertThat(count.find()).as(body).isTrue();
-    return Long.parseLong(count.group(1));
+    return HttpClient.newHttpClient().send(get, HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** A whole-number field of proto3 JSON (uint64 fields are quoted). */
+  private static long field(String json, String name) {
+    java.util.regex.Matcher value =
+        java.util.regex.Pattern.compile("\"" + name + "\":\\s*\"?(\\d+)").matcher(json);
+    assertThat(value.find()).as(json).isTrue();
+    return Long.parseLong(value.group(1));
   }
 
   private static void awaitHealth(RunningSluice sluice, String firstLine) throws Exception {
