@@ -154,6 +154,16 @@ final class ServeCommand implements Callable<Integer> {
   String keyPrefix;
 
   @Option(
+      names = "--expiration-jitter",
+      defaultValue = "${env:SLUICE_EXPIRATION_JITTER:-0s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Redis: each fixed-window counter expires up to this much later, at random, so a"
+              + " window's counters do not all expire in the same second (env"
+              + " SLUICE_EXPIRATION_JITTER, default ${DEFAULT-VALUE}).")
+  Duration expirationJitter;
+
+  @Option(
       names = "--failure-mode",
       defaultValue = "${env:SLUICE_FAILURE_MODE:-error}",
       converter = Converters.FailureModeConverter.class,
@@ -368,6 +378,15 @@ final class ServeCommand implements Callable<Integer> {
   String grpcTlsClientCa;
 
   @Option(
+      names = "--grpc-tls-client-san",
+      defaultValue = "${env:SLUICE_GRPC_TLS_CLIENT_SAN:-}",
+      description =
+          "With --grpc-tls-client-ca: only client certificates carrying this DNS name or IP address"
+              + " as a subject alternative name are accepted (env SLUICE_GRPC_TLS_CLIENT_SAN,"
+              + " default none).")
+  String grpcTlsClientSan;
+
+  @Option(
       names = "--shutdown-grace",
       defaultValue = "${env:SLUICE_SHUTDOWN_GRACE:-10s}",
       converter = Converters.DurationConverter.class,
@@ -414,8 +433,13 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--grpc-tls-client-ca needs --grpc-tls-cert and --grpc-tls-key");
     }
+    if (!grpcTlsClientSan.isEmpty() && grpcTlsClientCa.isEmpty()) {
+      throw new IllegalArgumentException("--grpc-tls-client-san needs --grpc-tls-client-ca");
+    }
+    Optional<String> san =
+        grpcTlsClientSan.isEmpty() ? Optional.empty() : Optional.of(grpcTlsClientSan);
     Optional<GrpcTlsConfig> tls =
-        cert.map(c -> new GrpcTlsConfig(c, key.get(), path(grpcTlsClientCa)));
+        cert.map(c -> new GrpcTlsConfig(c, key.get(), path(grpcTlsClientCa), san));
     return new AccessConfig(
         grpcBind, httpBind, adminPort, path(adminTokenFile), adminTokenForReads, tls);
   }
@@ -451,7 +475,8 @@ final class ServeCommand implements Callable<Integer> {
                   redisTimeout,
                   redisConnections,
                   keyPrefix,
-                  overload.redisMaxQueuedHits),
+                  overload.redisMaxQueuedHits,
+                  expirationJitter),
               overload.breaker(),
               capacity.memoryMaxCounters),
           new ServerConfig(

@@ -11,11 +11,26 @@ import java.util.Optional;
  * @param cert the server's certificate chain
  * @param key its private key (PKCS#8)
  * @param clientCa when present, clients must present a certificate signed by it (mTLS)
+ * @param clientSan when present (needs {@code clientCa}), that certificate must also carry this DNS
+ *     name or IP address among its subject alternative names (the reference's GRPC_CLIENT_TLS_SAN)
  */
-public record GrpcTlsConfig(Path cert, Path key, Optional<Path> clientCa) {
+public record GrpcTlsConfig(
+    Path cert, Path key, Optional<Path> clientCa, Optional<String> clientSan) {
   public GrpcTlsConfig {
     Objects.requireNonNull(cert, "cert");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(clientCa, "clientCa");
+    Objects.requireNonNull(clientSan, "clientSan");
+    if (clientSan.isPresent() && clientCa.isEmpty()) {
+      throw new IllegalArgumentException("a client SAN needs a client CA (mTLS)");
+    }
+    if (clientSan.isPresent() && clientSan.get().isBlank()) {
+      throw new IllegalArgumentException("client SAN must not be blank");
+    }
+  }
+
+  /** Any certificate the client CA signed. */
+  public GrpcTlsConfig(Path cert, Path key, Optional<Path> clientCa) {
+    this(cert, key, clientCa, Optional.empty());
   }
 }

@@ -23,6 +23,9 @@ import java.util.Optional;
  * @param maxQueuedHits hits (counted descriptors) one connection holds waiting or in flight, at
  *     least 1; a request that would go past it is shed at once ("shed: store queue full") instead
  *     of queueing up to time out
+ * @param expirationJitter the most a fixed-window counter's expiry is extended by, chosen at random
+ *     per counter (0 to this, in milliseconds), so the counters of one window do not all expire in
+ *     the same second (the reference's EXPIRATION_JITTER_MAX_SECONDS); zero turns it off
  */
 public record RedisConfig(
     RedisEndpoint endpoint,
@@ -31,7 +34,8 @@ public record RedisConfig(
     Duration timeout,
     int connections,
     String keyPrefix,
-    int maxQueuedHits) {
+    int maxQueuedHits,
+    Duration expirationJitter) {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(10);
   public static final int DEFAULT_CONNECTIONS = 2;
 
@@ -58,6 +62,30 @@ public record RedisConfig(
     if (connections < 1) {
       throw new IllegalArgumentException("redis connections must be >= 1: " + connections);
     }
+    Objects.requireNonNull(expirationJitter, "expirationJitter");
+    if (expirationJitter.isNegative()) {
+      throw new IllegalArgumentException("expiration jitter must be >= 0: " + expirationJitter);
+    }
+  }
+
+  /** Without expiration jitter. */
+  public RedisConfig(
+      RedisEndpoint endpoint,
+      RedisTls tls,
+      Optional<Secret> sentinelPassword,
+      Duration timeout,
+      int connections,
+      String keyPrefix,
+      int maxQueuedHits) {
+    this(
+        endpoint,
+        tls,
+        sentinelPassword,
+        timeout,
+        connections,
+        keyPrefix,
+        maxQueuedHits,
+        Duration.ZERO);
   }
 
   /** Default TLS settings and no sentinel password. */
@@ -88,31 +116,78 @@ public record RedisConfig(
 
   public RedisConfig withTimeout(Duration newTimeout) {
     return new RedisConfig(
-        endpoint, tls, sentinelPassword, newTimeout, connections, keyPrefix, maxQueuedHits);
+        endpoint,
+        tls,
+        sentinelPassword,
+        newTimeout,
+        connections,
+        keyPrefix,
+        maxQueuedHits,
+        expirationJitter);
   }
 
   public RedisConfig withConnections(int newConnections) {
     return new RedisConfig(
-        endpoint, tls, sentinelPassword, timeout, newConnections, keyPrefix, maxQueuedHits);
+        endpoint,
+        tls,
+        sentinelPassword,
+        timeout,
+        newConnections,
+        keyPrefix,
+        maxQueuedHits,
+        expirationJitter);
   }
 
   public RedisConfig withKeyPrefix(String newKeyPrefix) {
     return new RedisConfig(
-        endpoint, tls, sentinelPassword, timeout, connections, newKeyPrefix, maxQueuedHits);
+        endpoint,
+        tls,
+        sentinelPassword,
+        timeout,
+        connections,
+        newKeyPrefix,
+        maxQueuedHits,
+        expirationJitter);
+  }
+
+  public RedisConfig withExpirationJitter(Duration jitter) {
+    return new RedisConfig(
+        endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, maxQueuedHits, jitter);
   }
 
   public RedisConfig withTls(RedisTls newTls) {
     return new RedisConfig(
-        endpoint, newTls, sentinelPassword, timeout, connections, keyPrefix, maxQueuedHits);
+        endpoint,
+        newTls,
+        sentinelPassword,
+        timeout,
+        connections,
+        keyPrefix,
+        maxQueuedHits,
+        expirationJitter);
   }
 
   public RedisConfig withSentinelPassword(Optional<Secret> newSentinelPassword) {
     return new RedisConfig(
-        endpoint, tls, newSentinelPassword, timeout, connections, keyPrefix, maxQueuedHits);
+        endpoint,
+        tls,
+        newSentinelPassword,
+        timeout,
+        connections,
+        keyPrefix,
+        maxQueuedHits,
+        expirationJitter);
   }
 
   public RedisConfig withMaxQueuedHits(int newMaxQueuedHits) {
     return new RedisConfig(
-        endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, newMaxQueuedHits);
+        endpoint,
+        tls,
+        sentinelPassword,
+        timeout,
+        connections,
+        keyPrefix,
+        newMaxQueuedHits,
+        expirationJitter);
   }
 }

@@ -42,12 +42,16 @@ public final class GrpcTls implements AutoCloseable {
     this.config = config;
     TlsServerCredentials.Builder builder = TlsServerCredentials.newBuilder().keyManager(keys);
     if (config.clientCa().isPresent()) {
-      AdvancedTlsX509TrustManager clients =
+      AdvancedTlsX509TrustManager.Builder trustBuilder =
           AdvancedTlsX509TrustManager.newBuilder()
               // A client certificate names a client, not a host: there is no host name to check.
               .setVerification(
-                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
-              .build();
+                  AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION);
+      // Runs after the chain was verified against the client CA: only then is a SAN worth reading.
+      config
+          .clientSan()
+          .ifPresent(san -> trustBuilder.setSslSocketAndEnginePeerVerifier(new ClientSan(san)));
+      AdvancedTlsX509TrustManager clients = trustBuilder.build();
       builder.trustManager(clients).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
       this.trust = Optional.of(clients);
     } else {
@@ -120,7 +124,8 @@ public final class GrpcTls implements AutoCloseable {
     return config.cert()
         + ", "
         + config.key()
-        + config.clientCa().map(Path::toString).map(ca -> ", client CA " + ca).orElse("");
+        + config.clientCa().map(Path::toString).map(ca -> ", client CA " + ca).orElse("")
+        + config.clientSan().map(san -> ", client SAN " + san).orElse("");
   }
 
   @Override

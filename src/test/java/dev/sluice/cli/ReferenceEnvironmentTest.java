@@ -171,6 +171,26 @@ class ReferenceEnvironmentTest {
   }
 
   @Test
+  void expirationJitterAndClientSan_mapOntoServe() {
+    Map<String, String> env =
+        Map.of(
+            "EXPIRATION_JITTER_MAX_SECONDS", "300",
+            "REDIS_URL", "localhost:6379",
+            "GRPC_SERVER_USE_TLS", "true",
+            "GRPC_SERVER_TLS_CERT", "/tls/cert.pem",
+            "GRPC_SERVER_TLS_KEY", "/tls/key.pem",
+            "GRPC_CLIENT_TLS_CACERT", "/tls/ca.pem",
+            "GRPC_CLIENT_TLS_SAN", "envoy.mesh.local");
+    ServeConfig config = serve(env);
+
+    assertThat(config.store().redis().expirationJitter()).isEqualTo(Duration.ofSeconds(300));
+    assertThat(config.server().access().grpcTls().orElseThrow().clientSan())
+        .contains("envoy.mesh.local");
+    assertThat(warnings(env)).isEmpty();
+    assertThat(serve(Map.of()).store().redis().expirationJitter()).isZero();
+  }
+
+  @Test
   void notImplementedVariables_areNamedInOneWarningLine() {
     String line =
         warnings(

@@ -215,6 +215,7 @@ class ReferenceMigrationIT {
     env.put("QUOTA_MODE", "true");
     env.put("NEAR_LIMIT_RATIO", "0.5");
     env.put("RESPONSE_DYNAMIC_METADATA", "true");
+    env.put("EXPIRATION_JITTER_MAX_SECONDS", "300");
     Path stdout = tmp.resolve("behaviour-stdout");
     start(env, stdout);
     Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
@@ -280,6 +281,21 @@ class ReferenceMigrationIT {
       }
       assertThat(get(httpPort, "/metrics").body())
           .contains("sluice_rule_near_limit_total{domain=\"behaviour\",rule=\"tenant\"} 2.0");
+
+      // EXPIRATION_JITTER_MAX_SECONDS=300: minute counters live up to 5 minutes longer, each its
+      // own.
+      List<Long> ttls = new ArrayList<>();
+      try (var jedis = redis.client()) {
+        for (String key : jedis.keys("behaviour_*")) {
+          ttls.add(jedis.pttl(key));
+        }
+      }
+      assertThat(ttls)
+          .hasSizeGreaterThanOrEqualTo(3)
+          .allSatisfy(ttl -> assertThat(ttl).isBetween(1L, 360_000L));
+      // All three within a second past their window would take odds of (1/300)^3.
+      assertThat(ttls.stream().mapToLong(Long::longValue).max().orElseThrow())
+          .isGreaterThan(61_000L);
     } finally {
       channel.shutdownNow();
     }

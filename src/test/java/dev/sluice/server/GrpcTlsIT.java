@@ -85,9 +85,14 @@ class GrpcTlsIT {
   }
 
   private void start(Optional<TestCertificates> clientCa) {
+    start(clientCa, Optional.empty());
+  }
+
+  private void start(Optional<TestCertificates> clientCa, Optional<String> clientSan) {
     ServeConfig config = RunningSluice.config(RunningSluice.memoryStore());
     GrpcTlsConfig tls =
-        new GrpcTlsConfig(server.cert(), server.key(), clientCa.map(TestCertificates::ca));
+        new GrpcTlsConfig(
+            server.cert(), server.key(), clientCa.map(TestCertificates::ca), clientSan);
     sluice =
         RunningSluice.start(
             RULES,
@@ -153,6 +158,46 @@ class GrpcTlsIT {
     assertThatThrownBy(() -> ask(trustingWithClientCert(ca, stranger)))
         .isInstanceOf(StatusRuntimeException.class);
     assertThat(ask(trustingWithClientCert(ca, client))).isEqualTo(RateLimitResponse.Code.OK);
+  }
+
+  @Test
+  void clientSan_onlyCertificatesNamingItAreAccepted() throws IOException {
+    TestCertificates clientCa = newCa("client-ca");
+    Path named = clientCa.issue("envoy", "DNS:envoy.mesh.local,DNS:other.example");
+    Path wildcard = clientCa.issue("wild", "DNS:*.mesh.local");
+    Path otherName = clientCa.issue("intruder", "DNS:intruder.mesh.evil");
+    Path commonNameOnly = clientCa.issue("envoy.mesh.local", "DNS:unrelated.example");
+    // The attack: a certificate from another CA that does carry the right name.
+    Path foreign = newCa("other-ca").issue("forged", "DNS:envoy.mesh.local");
+    start(Optional.of(clientCa), Optional.of("envoy.mesh.local"));
+
+    assertThat(ask(trustingWithClientCert(ca, pair(named)))).isEqualTo(RateLimitResponse.Code.OK);
+    assertThat(ask(trustingWithClientCert(ca, pair(wildcard))))
+        .isEqualTo(RateLimitResponse.Code.OK);
+    assertThatThrownBy(() -> ask(trustingWithClientCert(ca, pair(otherName))))
+        .isInstanceOf(StatusRuntimeException.class);
+    assertThatThrownBy(() -> ask(trustingWithClientCert(ca, pair(commonNameOnly))))
+        .as("the common name does not count")
+        .isInstanceOf(StatusRuntimeException.class);
+    assertThatThrownBy(() -> ask(trustingWithClientCert(ca, pair(foreign))))
+        .isInstanceOf(StatusRuntimeException.class);
+    assertThatThrownBy(() -> ask(trusting(ca))).isInstanceOf(StatusRuntimeException.class);
+  }
+
+  @Test
+  void clientSan_ipAddress_matchesAnIpSan() throws IOException {
+    TestCertificates clientCa = newCa("client-ca");
+    Path byIp = clientCa.issue("by-ip", "IP:10.1.2.3");
+    Path byDns = clientCa.issue("by-dns", "DNS:10.1.2.4.example");
+    start(Optional.of(clientCa), Optional.of("10.1.2.3"));
+
+    assertThat(ask(trustingWithClientCert(ca, pair(byIp)))).isEqualTo(RateLimitResponse.Code.OK);
+    assertThatThrownBy(() -> ask(trustingWithClientCert(ca, pair(byDns))))
+        .isInstanceOf(StatusRuntimeException.class);
+  }
+
+  private static Pair pair(Path cert) {
+    return new Pair(cert, TestCertificates.keyOf(cert));
   }
 
   @Test

@@ -86,17 +86,20 @@ public final class FixedWindow implements CountingAlgorithm {
   @Override
   public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
     String key = redisKey(redis, hit, nowMillis);
-    List<String> args = List.of(Long.toString(hit.hits()), Long.toString(ttlMillis(hit.limit())));
+    List<String> args =
+        List.of(Long.toString(hit.hits()), Long.toString(ttlMillis(hit.limit(), redis)));
     RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(key), args);
     return () -> usageOf(hit.limit(), countOf(reply.get()), nowMillis);
   }
 
   /**
-   * How long a window's counter lives on Redis: a whole window (see the class comment). One place,
-   * so a jitter can be added to it.
+   * How long a window's counter lives on Redis: a whole window (see the class comment), plus the
+   * store's random jitter so the counters of one window do not all expire in the same second (the
+   * reference's EXPIRATION_JITTER_MAX_SECONDS). Set once per window (NX), so each counter keeps the
+   * jitter of its first hit.
    */
-  static long ttlMillis(Limit limit) {
-    return limit.unit().millis();
+  static long ttlMillis(Limit limit, RedisBatch redis) {
+    return limit.unit().millis() + redis.expiryJitterMillis();
   }
 
   private static long countOf(Object reply) {

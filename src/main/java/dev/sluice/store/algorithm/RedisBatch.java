@@ -11,6 +11,12 @@ import java.util.List;
  */
 public interface RedisBatch {
 
+  /**
+   * Milliseconds to add to a fixed-window counter's expiry, drawn anew per call between 0 and the
+   * store's {@code --expiration-jitter}; always 0 without one.
+   */
+  long expiryJitterMillis();
+
   /** The Redis key of {@code counterKey}: with the store's prefix. */
   String key(String counterKey);
 

@@ -1,16 +1,18 @@
 package dev.sluice.store.redis;
 
+import dev.sluice.config.RedisConfig;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreDataException;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.algorithm.RedisBatch;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 
@@ -40,6 +42,7 @@ final class HitDispatch {
   private final String keyPrefix;
   private final Map<String, LuaScript> scripts;
   private final long timeoutNanos;
+  private final LongSupplier expiryJitterMillis;
 
   /** The commands one hit sends, and how to read their replies, on one node's pipeline. */
   @FunctionalInterface
@@ -47,12 +50,18 @@ final class HitDispatch {
     RedisBatch.Reply<T> queue(RedisBatch batch, Hit hit);
   }
 
-  HitDispatch(
-      NodeRouting routing, String keyPrefix, Map<String, LuaScript> scripts, Duration timeout) {
+  /**
+   * @param settings the key prefix, the timeout and the expiration jitter
+   */
+  HitDispatch(NodeRouting routing, Map<String, LuaScript> scripts, RedisConfig settings) {
     this.routing = routing;
-    this.keyPrefix = keyPrefix;
+    this.keyPrefix = settings.keyPrefix();
     this.scripts = scripts;
-    this.timeoutNanos = timeout.toNanos();
+    this.timeoutNanos = settings.timeout().toNanos();
+    long jitterMillis = settings.expirationJitter().toMillis();
+    // Off is a constant, so no random number is drawn per counter when there is no jitter.
+    this.expiryJitterMillis =
+        jitterMillis == 0 ? () -> 0 : () -> ThreadLocalRandom.current().nextLong(jitterMillis + 1);
   }
 
   /**
@@ -149,7 +158,10 @@ final class HitDispatch {
     for (Hit hit : hits) {
       PipelineBatch batch =
           new PipelineBatch(
-              pipeline, counterKey -> routing.key(keyPrefix, counterKey), scripts, asking);
+              pipeline,
+              counterKey -> routing.key(keyPrefix, counterKey),
+              scripts,
+              new PipelineBatch.Options(asking, expiryJitterMillis));
       batches.add(batch);
       replies.add(commands.queue(batch, hit));
     }

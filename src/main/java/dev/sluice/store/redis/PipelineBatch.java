@@ -5,6 +5,7 @@ import dev.sluice.store.algorithm.RedisBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import redis.clients.jedis.BuilderFactory;
 import redis.clients.jedis.CommandArguments;
@@ -30,23 +31,35 @@ final class PipelineBatch implements RedisBatch {
   private final UnaryOperator<String> keys;
   private final Map<String, LuaScript> scripts;
   private final boolean asking;
+  private final LongSupplier expiryJitterMillis;
   private final List<LuaScript.Call> calls = new ArrayList<>(1);
   private final List<Reply<?>> keyed = new ArrayList<>(2);
 
   /**
    * @param keys a counter key's Redis key: the prefix and, on a cluster, a hash tag ({@link
    *     NodeRouting#key})
-   * @param asking whether to send {@code ASKING} before each command (after an ASK redirect)
    */
   PipelineBatch(
       Pipeline pipeline,
       UnaryOperator<String> keys,
       Map<String, LuaScript> scripts,
-      boolean asking) {
+      Options options) {
     this.pipeline = pipeline;
     this.keys = keys;
     this.scripts = scripts;
-    this.asking = asking;
+    this.asking = options.asking();
+    this.expiryJitterMillis = options.expiryJitterMillis();
+  }
+
+  /**
+   * @param asking whether to send {@code ASKING} before each command (after an ASK redirect)
+   * @param expiryJitterMillis draws {@link RedisBatch#expiryJitterMillis()}
+   */
+  record Options(boolean asking, LongSupplier expiryJitterMillis) {}
+
+  @Override
+  public long expiryJitterMillis() {
+    return expiryJitterMillis.getAsLong();
   }
 
   /**

@@ -103,7 +103,7 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
                 settings.timeout(),
                 settings.maxQueuedHits(),
                 trace));
-    this.dispatch = new HitDispatch(routing, settings.keyPrefix(), SCRIPTS, settings.timeout());
+    this.dispatch = new HitDispatch(routing, SCRIPTS, settings);
   }
 
   /**
