@@ -11,7 +11,9 @@ import java.util.List;
 /**
  * The {@code RateLimit-Limit/Remaining/Reset} headers, from the most constrained descriptor: the
  * last one over its limit, else the one with the least remaining (first wins ties). None when no
- * descriptor was counted. Envoy adds them to the 429 or to the upstream response.
+ * descriptor was counted. Envoy adds them to the 429 or to the upstream response. {@code
+ * RateLimit-Limit} is the limit's capacity: {@code requests_per_unit}, or a token bucket's {@code
+ * burst}.
  */
 final class ResponseHeaders {
   private final HeaderConfig config;
@@ -39,7 +41,9 @@ final class ResponseHeaders {
     if (chosen == null) {
       return List.of();
     }
-    long limit = chosen.currentLimit().get().limit().requestsPerUnit();
+    // The capacity, not requests_per_unit: a token bucket's burst, so Remaining never exceeds Limit
+    // (a full bucket of 5 refilling 2 a second has 4 left after one take, not "4 of 2").
+    long limit = chosen.currentLimit().get().limit().capacity();
     long reset = ceilSeconds(chosen.untilReset().orElse(Duration.ZERO));
     return List.of(
         header(config.limitHeader(), limit),

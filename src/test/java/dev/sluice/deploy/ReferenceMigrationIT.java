@@ -216,6 +216,7 @@ class ReferenceMigrationIT {
     env.put("NEAR_LIMIT_RATIO", "0.5");
     env.put("RESPONSE_DYNAMIC_METADATA", "true");
     env.put("EXPIRATION_JITTER_MAX_SECONDS", "300");
+    env.put("LIMIT_RESPONSE_HEADERS_ENABLED", "1");
     Path stdout = tmp.resolve("behaviour-stdout");
     start(env, stdout);
     Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
@@ -249,6 +250,7 @@ class ReferenceMigrationIT {
           .isEqualTo(
               """
               behaviour.blocked: unit=MINUTE requests_per_unit=0, shadow_mode: false, quota_mode: false
+              behaviour.bucket: unit=MINUTE requests_per_unit=2, shadow_mode: false, quota_mode: false, algorithm: token_bucket, burst: 5
               behaviour.tenant: unit=MINUTE requests_per_unit=10, shadow_mode: false, quota_mode: false
               """);
 
@@ -281,6 +283,14 @@ class ReferenceMigrationIT {
       }
       assertThat(get(httpPort, "/metrics").body())
           .contains("sluice_rule_near_limit_total{domain=\"behaviour\",rule=\"tenant\"} 2.0");
+
+      // A token bucket's RateLimit-Limit is its burst: Remaining (4 of a full 5) never exceeds it.
+      RateLimitResponse bucket =
+          rls.shouldRateLimit(request("behaviour", descriptor("bucket", "b")));
+      assertThat(bucket.getResponseHeadersToAddList())
+          .extracting(h -> h.getKey() + ": " + h.getValue())
+          .contains("RateLimit-Limit: 5", "RateLimit-Remaining: 4");
+      assertThat(bucket.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).isEqualTo(2);
 
       // EXPIRATION_JITTER_MAX_SECONDS=300: minute counters live up to 5 minutes longer, each its
       // own.
@@ -315,6 +325,12 @@ class ReferenceMigrationIT {
           rate_limit:
             unit: minute
             requests_per_unit: 0
+        - key: bucket
+          rate_limit:
+            unit: minute
+            requests_per_unit: 2
+            algorithm: token_bucket
+            burst: 5
       """;
 
   private static HttpResponse<String> get(int port, String path) throws Exception {
