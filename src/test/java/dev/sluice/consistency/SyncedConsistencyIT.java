@@ -52,17 +52,24 @@ class SyncedConsistencyIT {
   private final FakeClock clock = FakeClock.atEpochSecond(1_699_999_200L + 600);
 
   private RunningSluice start(Consistency consistency) {
+    return start(consistency, INTERVAL);
+  }
+
+  private RunningSluice start(Consistency consistency, Duration interval) {
     ServeConfig config =
         RunningSluice.config(RunningSluice.redisStore(redis.uri()))
             .withConsistency(
                 new ConsistencyConfig(
-                    consistency, INTERVAL, ConsistencyConfig.DEFAULT_SYNC_MAX_COUNTERS));
+                    consistency, interval, ConsistencyConfig.DEFAULT_SYNC_MAX_COUNTERS));
     return RunningSluice.start(RULES, config, clock);
   }
 
   /** The Redis count of {@code user}'s current window, the exact mode's own key. */
   private long redisCount(String user) {
-    long index = FixedWindow.index(clock.millis(), Duration.ofHours(1).toMillis());
+    return redisCount(user, FixedWindow.index(clock.millis(), Duration.ofHours(1).toMillis()));
+  }
+
+  private long redisCount(String user, long index) {
     try (Jedis jedis = redis.client()) {
       String value = jedis.get("fw|3600|api|user=" + user + "|" + index);
       return value == null ? 0 : Long.parseLong(value);
@@ -132,6 +139,22 @@ class SyncedConsistencyIT {
       b.close();
       exact.close();
     }
+  }
+
+  @Test
+  void synced_windowEndsBetweenSyncs_eachWindowsHitsLandInItsOwnKey() throws Exception {
+    long window = FixedWindow.index(clock.millis(), Duration.ofHours(1).toMillis());
+    // No scheduled sync within the test: only the shutdown flush pushes, after the window ended.
+    RunningSluice synced = start(Consistency.SYNCED, Duration.ofHours(1));
+    try {
+      send(List.of(synced), "rollover", 1, 5);
+      clock.advance(Duration.ofHours(1));
+      send(List.of(synced), "rollover", 1, 2);
+    } finally {
+      synced.close();
+    }
+    assertThat(redisCount("rollover", window)).isEqualTo(5);
+    assertThat(redisCount("rollover", window + 1)).isEqualTo(2);
   }
 
   @Test
