@@ -226,6 +226,14 @@ final class ServeCommand implements Callable<Integer> {
   float nearLimitRatio;
 
   @Option(
+      names = "--charge-denied",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_CHARGE_DENIED:-true}",
+      description =
+          "Charge refused hits to the counters, as the reference does; false: a refused request charges none of the descriptors whose rule does not set charge_denied (env SLUICE_CHARGE_DENIED, default ${DEFAULT-VALUE}).")
+  boolean chargeDenied;
+
+  @Option(
       names = "--response-headers",
       arity = "0..1",
       defaultValue = "${env:SLUICE_RESPONSE_HEADERS:-false}",
@@ -495,7 +503,8 @@ final class ServeCommand implements Callable<Integer> {
               shadowMode,
               localCacheSize,
               quotaMode,
-              nearLimitRatio),
+              nearLimitRatio,
+              chargeDenied),
           new HeaderConfig(
               responseHeaders, limitHeader, remainingHeader, resetHeader, responseDynamicMetadata),
           xds.toSource(),

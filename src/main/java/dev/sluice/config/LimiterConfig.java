@@ -16,6 +16,8 @@ import java.util.Objects;
  *     QUOTA_MODE): the request is over the limit only when all of them are
  * @param nearLimitRatio hits above this share of a limit count as near it (metrics only), in (0,
  *     1]; multiplied in float precision, as in the reference
+ * @param chargeDenied {@code --charge-denied}: whether refused hits are charged (the reference's
+ *     behaviour), for rules without {@code charge_denied} and for overrides
  */
 public record LimiterConfig(
     Algorithm overrideAlgorithm,
@@ -24,7 +26,8 @@ public record LimiterConfig(
     boolean globalShadowMode,
     long localCacheSize,
     boolean globalQuotaMode,
-    float nearLimitRatio) {
+    float nearLimitRatio,
+    boolean chargeDenied) {
   /** The reference's NEAR_LIMIT_RATIO default. */
   public static final float DEFAULT_NEAR_LIMIT_RATIO = 0.8f;
 
@@ -56,7 +59,8 @@ public record LimiterConfig(
         globalShadowMode,
         localCacheSize,
         false,
-        DEFAULT_NEAR_LIMIT_RATIO);
+        DEFAULT_NEAR_LIMIT_RATIO,
+        true);
   }
 
   /** Without the local over-limit cache. */
@@ -76,7 +80,8 @@ public record LimiterConfig(
         globalShadowMode,
         localCacheSize,
         quotaMode,
-        nearLimitRatio);
+        nearLimitRatio,
+        chargeDenied);
   }
 
   public LimiterConfig withNearLimitRatio(float ratio) {
@@ -87,7 +92,21 @@ public record LimiterConfig(
         globalShadowMode,
         localCacheSize,
         globalQuotaMode,
-        ratio);
+        ratio,
+        chargeDenied);
+  }
+
+  /** This configuration with {@code --charge-denied} set to {@code charge}. */
+  public LimiterConfig withChargeDenied(boolean charge) {
+    return new LimiterConfig(
+        overrideAlgorithm,
+        failureMode,
+        instances,
+        globalShadowMode,
+        localCacheSize,
+        globalQuotaMode,
+        nearLimitRatio,
+        charge);
   }
 
   public static LimiterConfig defaults() {

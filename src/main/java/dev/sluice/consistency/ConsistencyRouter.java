@@ -1,6 +1,7 @@
 package dev.sluice.consistency;
 
 import dev.sluice.rules.Consistency;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -32,10 +33,17 @@ public final class ConsistencyRouter implements CounterStore {
     this.split = split;
   }
 
+  /**
+   * A charge of only exact hits goes to the shared store whole, so several limits on one descriptor
+   * and {@code charge_denied: false} stay atomic there. Synced and split limits are counted each on
+   * its own, as before: a charge that mixes them in is counted hit by hit (issue 12 leaves the
+   * all-or-nothing rule to exact counters).
+   */
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    List<Hit> hits = charge.hits();
     if (allExact(hits)) {
-      return exact.acquire(hits);
+      return exact.acquire(charge);
     }
     Usage[] usages = new Usage[hits.size()];
     List<Integer> exactAt = new ArrayList<>();

@@ -26,7 +26,18 @@ final class HitAccounting {
         .counts(limit, hits, usage, shadow);
   }
 
+  /** A hit charged by its algorithm alone, as the reference charges. */
   RuleCounts counts(Limit limit, long hits, Usage usage, boolean shadow) {
+    return counts(
+        limit, hits, usage, shadow, CountingAlgorithm.of(limit.algorithm()).chargesRefusedHits());
+  }
+
+  /**
+   * @param refusedHitsCharged a refused hit was still charged (a lone fixed window that charges
+   *     denied hits); otherwise a refused hit consumed nothing
+   */
+  RuleCounts counts(
+      Limit limit, long hits, Usage usage, boolean shadow, boolean refusedHitsCharged) {
     long capacity = limit.capacity();
     // The reference's threshold: floor(float32(limit) * ratio), so the same limits round alike.
     long near = (long) Math.floor((float) capacity * nearLimitRatio);
@@ -37,7 +48,7 @@ final class HitAccounting {
       long nearHits = after > near ? (before >= near ? hits : after - near) : 0;
       return new RuleCounts(hits, 0, nearHits, hits, 0, 0);
     }
-    if (!CountingAlgorithm.of(limit.algorithm()).chargesRefusedHits()) {
+    if (!refusedHitsCharged) {
       // A refused take consumes nothing: every hit of it is over the limit.
       return new RuleCounts(hits, hits, 0, 0, shadow ? hits : 0, 0);
     }

@@ -3,6 +3,7 @@ package dev.sluice.limiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleFlags;
+import dev.sluice.store.Charge;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import java.util.List;
@@ -28,33 +29,93 @@ sealed interface Plan
   Plan UNLIMITED = new Unlimited();
 
   /**
-   * A hit to charge against a rule or a client's override.
+   * One limit of a counted descriptor: its hit, the limit reported back, the metric series.
    *
-   * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
    * @param metric where the outcome is recorded
-   * @param entries the request descriptor's own entries, for a {@link DecisionListener}
    */
-  record Counted(
-      Hit hit, CurrentLimit limit, RuleFlags flags, MetricLabel metric, List<Entry> entries)
-      implements Plan {
-    public Counted {
-      entries = List.copyOf(entries);
+  record Counter(Hit hit, CurrentLimit limit, MetricLabel metric) {
+    public Counter {
       Objects.requireNonNull(hit, "hit");
       Objects.requireNonNull(limit, "limit");
-      Objects.requireNonNull(flags, "flags");
       Objects.requireNonNull(metric, "metric");
-    }
-
-    Answered answered(Usage usage, Source source) {
-      return new Answered(this, usage, source);
     }
   }
 
-  /** A counted descriptor and the usage that answers it. */
-  record Answered(Counted counted, Usage usage, Source source) implements Plan {
+  /**
+   * The hits to charge against a rule (one limit, or a {@code rate_limits} list) or a client's
+   * override.
+   *
+   * @param tag the counter key every counter's key extends ({@link Charge.Group#tag})
+   * @param counters one per limit, in list order; never empty
+   * @param policy how the store charges them ({@link Charge.Policy})
+   * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
+   * @param entries the request descriptor's own entries, for a {@link DecisionListener}
+   */
+  record Counted(
+      String tag,
+      List<Counter> counters,
+      Charge.Policy policy,
+      RuleFlags flags,
+      List<Entry> entries)
+      implements Plan {
+    public Counted {
+      Objects.requireNonNull(tag, "tag");
+      counters = List.copyOf(counters);
+      if (counters.isEmpty()) {
+        throw new IllegalArgumentException("a counted descriptor has at least one limit");
+      }
+      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(flags, "flags");
+      entries = List.copyOf(entries);
+    }
+
+    /** The hits, in counter order. */
+    List<Hit> hits() {
+      return counters.stream().map(Counter::hit).toList();
+    }
+
+    /** The one counter of a descriptor with a single limit; the first of several. */
+    Counter first() {
+      return counters.get(0);
+    }
+
+    /** How the store sees this descriptor, with {@code hits} (its own, or shares of them). */
+    Charge.Group group(List<Hit> hits, RequestVotes votes) {
+      return new Charge.Group(tag, hits, policy, vote(votes), false);
+    }
+
+    /** How this descriptor's refusal counts towards refusing the request ({@link Verdict}). */
+    Charge.Vote vote(RequestVotes votes) {
+      if (flags.shadowMode() || votes.neverRefused()) {
+        return Charge.Vote.NONE;
+      }
+      return flags.quotaMode() || votes.allQuota() ? Charge.Vote.QUOTA : Charge.Vote.REGULAR;
+    }
+
+    Answered answered(List<Usage> usages, Source source) {
+      return new Answered(this, usages, source);
+    }
+  }
+
+  /**
+   * What the service settings do to every descriptor's vote in one request, as {@link Verdict}
+   * decides.
+   *
+   * @param neverRefused global shadow mode, or global quota mode with a descriptor that no rule
+   *     limits (it counts as a passing quota descriptor)
+   * @param allQuota global quota mode
+   */
+  record RequestVotes(boolean neverRefused, boolean allQuota) {}
+
+  /** A counted descriptor and the usages that answer it, one per counter. */
+  record Answered(Counted counted, List<Usage> usages, Source source) implements Plan {
     public Answered {
       Objects.requireNonNull(counted, "counted");
-      Objects.requireNonNull(usage, "usage");
+      usages = List.copyOf(usages);
+      if (usages.size() != counted.counters().size()) {
+        throw new IllegalArgumentException(
+            usages.size() + " usages for " + counted.counters().size() + " counters");
+      }
       Objects.requireNonNull(source, "source");
     }
   }

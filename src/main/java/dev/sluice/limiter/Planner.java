@@ -4,15 +4,18 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Match;
+import dev.sluice.rules.NamedLimit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleFlags;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.RuleSet;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.Hit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -25,9 +28,15 @@ import java.util.Set;
  */
 public final class Planner {
   private final Algorithm overrideAlgorithm;
+  private final boolean chargeDenied;
 
-  Planner(Algorithm overrideAlgorithm) {
+  /**
+   * @param chargeDenied {@code --charge-denied}: whether refused hits are charged, for rules that
+   *     do not say and for overrides
+   */
+  Planner(Algorithm overrideAlgorithm, boolean chargeDenied) {
     this.overrideAlgorithm = overrideAlgorithm;
+    this.chargeDenied = chargeDenied;
   }
 
   /** A counted rule and the counter a descriptor's hits go to. */
@@ -93,19 +102,22 @@ public final class Planner {
     return names == null ? Set.of() : names;
   }
 
+  /** A client's override: one limit in place of all the rule's, whatever kind the rule is. */
   private Plan planOverride(String domain, DescriptorRequest descriptor, long hits) {
     LimitOverride override = descriptor.override().orElseThrow();
     Limit limit = Limit.of(override.requestsPerUnit(), override.unit(), overrideAlgorithm);
     Hit hit = new Hit(CounterKey.of(domain, descriptor.entries(), limit), limit, hits);
+    Plan.Counter counter =
+        new Plan.Counter(hit, new CurrentLimit(limit, ""), Plan.MetricLabel.OVERRIDE);
     return new Plan.Counted(
-        hit,
-        new CurrentLimit(limit, ""),
+        hit.key(),
+        List.of(counter),
+        chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
         RuleFlags.NONE,
-        Plan.MetricLabel.OVERRIDE,
         descriptor.entries());
   }
 
-  private static Plan planRule(
+  private Plan planRule(
       String domain,
       DescriptorRequest descriptor,
       Optional<Match> found,
@@ -119,25 +131,89 @@ public final class Planner {
     if (!rule.name().isEmpty() && replaced.contains(rule.name())) {
       return Plan.NOT_LIMITED;
     }
+    boolean charges = rule.flags().chargesDenied(chargeDenied);
     if (rule.kind() instanceof RuleKind.Counted counted) {
+      Hit hit = hitOf(domain, match, counted.limit(), hits);
+      Plan.Counter counter =
+          new Plan.Counter(
+              hit,
+              new CurrentLimit(counted.limit(), rule.name(), rule.metadata()),
+              metricLabel(rule.path(), rule, descriptor));
       return new Plan.Counted(
-          hitOf(domain, match, counted.limit(), hits),
-          new CurrentLimit(counted.limit(), rule.name(), rule.metadata()),
+          hit.key(),
+          List.of(counter),
+          charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
           rule.flags(),
-          metricLabel(rule, descriptor),
           descriptor.entries());
     }
+    if (rule.kind() instanceof RuleKind.Several several) {
+      return planSeveral(domain, descriptor, match, several, replaced, hits, charges);
+    }
     return rule.kind() instanceof RuleKind.Unlimited ? Plan.UNLIMITED : Plan.NOT_LIMITED;
+  }
+
+  /**
+   * A {@code rate_limits} list: one counter per limit that no matched rule replaces, every key
+   * extending the descriptor's tag; not limited when all are replaced.
+   */
+  private static Plan planSeveral(
+      String domain,
+      DescriptorRequest descriptor,
+      Match match,
+      RuleKind.Several several,
+      Set<String> replaced,
+      long hits,
+      boolean charges) {
+    Rule rule = match.rule();
+    String tag = CounterKey.group(domain, match.counterEntries());
+    List<Plan.Counter> counters = new ArrayList<>(several.limits().size());
+    for (NamedLimit named : several.limits()) {
+      if (!named.name().isEmpty() && replaced.contains(named.name())) {
+        continue;
+      }
+      Limit limit = named.limit();
+      Hit hit = new Hit(CounterKey.ofSeveral(tag, limit), limit, hits);
+      counters.add(
+          new Plan.Counter(
+              hit,
+              new CurrentLimit(limit, named.name(), rule.metadata()),
+              metricLabel(limitLabel(rule, named, several), rule, descriptor)));
+    }
+    if (counters.isEmpty()) {
+      return Plan.NOT_LIMITED;
+    }
+    return new Plan.Counted(
+        tag,
+        counters,
+        charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST,
+        rule.flags(),
+        descriptor.entries());
+  }
+
+  /**
+   * The metric series of one limit of a list: its name, else the rule's path and the unit ({@code
+   * remote_address:second}), with the algorithm too when the list has another limit of that unit.
+   */
+  private static String limitLabel(Rule rule, NamedLimit named, RuleKind.Several several) {
+    if (!named.name().isEmpty()) {
+      return named.name();
+    }
+    Limit limit = named.limit();
+    String label = rule.path() + ":" + limit.unit().name().toLowerCase(Locale.ROOT);
+    boolean sameUnit =
+        several.limits().stream().filter(other -> other.limit().unit() == limit.unit()).count() > 1;
+    return sameUnit ? label + ":" + limit.algorithm().configName() : label;
   }
 
   private static Hit hitOf(String domain, Match match, Limit limit, long hits) {
     return new Hit(CounterKey.of(domain, match.counterEntries(), limit), limit, hits);
   }
 
-  private static Plan.MetricLabel metricLabel(Rule rule, DescriptorRequest descriptor) {
+  private static Plan.MetricLabel metricLabel(
+      String label, Rule rule, DescriptorRequest descriptor) {
     boolean detailed = rule.flags().detailedMetric() || rule.flags().valueToMetric();
     return new Plan.MetricLabel(
-        rule.path(), detailed ? Optional.of(detailedPath(descriptor.entries())) : Optional.empty());
+        label, detailed ? Optional.of(detailedPath(descriptor.entries())) : Optional.empty());
   }
 
   /** The reference's detailed stats key: {@code key_value} per level, joined with dots. */

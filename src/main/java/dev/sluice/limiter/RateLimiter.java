@@ -4,6 +4,7 @@ import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
@@ -61,7 +62,7 @@ public final class RateLimiter {
     this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
-    this.planner = new Planner(settings.overrideAlgorithm());
+    this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
     this.unknownDomains = new UnknownDomains(metrics);
     if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {
       throw new IllegalArgumentException("failure mode local needs a fallback store");
@@ -107,53 +108,83 @@ public final class RateLimiter {
       return CompletableFuture.completedFuture(notLimited(call.descriptors().size()));
     }
     List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
-    List<Hit> hits = unanswered(plans);
-    if (hits.isEmpty()) {
+    Charge charge = chargeOf(plans, Plan.Counted::hits);
+    if (charge.hits().isEmpty()) {
       return CompletableFuture.completedFuture(finish(call.domain(), plans));
     }
     return stores
         .primary()
-        .acquire(hits)
+        .acquire(charge)
         .thenApplyAsync(
             usages -> finish(call.domain(), answer(plans, usages, Plan.Source.STORE)),
             stores.completions())
         .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
   }
 
-  /** Counted plans whose counter the local cache knows to be over its limit become answered. */
+  /**
+   * Counted plans whose counter the local cache knows to be over its limit become answered. Only a
+   * lone limit charged by its algorithm is cached: the other policies do not charge refused hits,
+   * so a refusal says nothing about the next, smaller request.
+   */
   private List<Plan> answerKnownOvers(List<Plan> plans) {
     List<Plan> answered = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
       Optional<Usage> known =
-          plan instanceof Plan.Counted counted
-              ? stores.overLimitCache().lookup(counted.hit())
+          plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.EACH
+              ? stores.overLimitCache().lookup(counted.first().hit())
               : Optional.empty();
       answered.add(
           known.isPresent()
-              ? ((Plan.Counted) plan).answered(known.get(), Plan.Source.OVER_LIMIT_CACHE)
+              ? ((Plan.Counted) plan).answered(List.of(known.get()), Plan.Source.OVER_LIMIT_CACHE)
               : plan);
     }
     return answered;
   }
 
-  /** The hits of the plans still waiting for an answer, in order. */
-  private static List<Hit> unanswered(List<Plan> plans) {
-    List<Hit> hits = new ArrayList<>(plans.size());
+  /**
+   * What the store charges for the plans still waiting, in order, with {@code hitsOf} each (its own
+   * hits, or the local shares). Descriptors the cache already refused join as answered groups only
+   * when a {@code charge_denied: false} descriptor depends on them.
+   */
+  private Charge chargeOf(List<Plan> plans, Function<Plan.Counted, List<Hit>> hitsOf) {
+    boolean dependent = false;
+    for (Plan plan : plans) {
+      dependent |=
+          plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.WITH_REQUEST;
+    }
+    boolean passingQuota = false;
+    for (Plan plan : plans) {
+      passingQuota |= settings.globalQuotaMode() && plan instanceof Plan.NotLimited;
+    }
+    Plan.RequestVotes votes =
+        new Plan.RequestVotes(
+            settings.globalShadowMode() || passingQuota, settings.globalQuotaMode());
+    List<Charge.Group> groups = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
       if (plan instanceof Plan.Counted counted) {
-        hits.add(counted.hit());
+        groups.add(counted.group(hitsOf.apply(counted), votes));
+      } else if (dependent && plan instanceof Plan.Answered cached) {
+        Plan.Counted counted = cached.counted();
+        groups.add(Charge.Group.answeredRefused(counted.tag(), counted.vote(votes)));
       }
     }
-    return hits;
+    return new Charge(groups);
   }
 
-  /** Answers each waiting plan, in order, with the next of {@code usages}. */
+  /** Answers each waiting plan, in order, with its counters' share of {@code usages}. */
   private static List<Plan> answer(List<Plan> plans, List<Usage> usages, Plan.Source source) {
     Iterator<Usage> next = usages.iterator();
     List<Plan> answered = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
-      answered.add(
-          plan instanceof Plan.Counted counted ? counted.answered(next.next(), source) : plan);
+      if (plan instanceof Plan.Counted counted) {
+        List<Usage> own = new ArrayList<>(counted.counters().size());
+        for (int i = 0; i < counted.counters().size(); i++) {
+          own.add(next.next());
+        }
+        answered.add(counted.answered(own, source));
+      } else {
+        answered.add(plan);
+      }
     }
     return answered;
   }
@@ -162,8 +193,11 @@ public final class RateLimiter {
   private Decision finish(String domain, List<Plan> plans) {
     for (Plan plan : plans) {
       if (plan instanceof Plan.Answered answered
-          && answered.source() != Plan.Source.OVER_LIMIT_CACHE) {
-        stores.overLimitCache().remember(answered.counted().hit(), answered.usage());
+          && answered.source() != Plan.Source.OVER_LIMIT_CACHE
+          && answered.counted().policy() == Charge.Policy.EACH) {
+        stores
+            .overLimitCache()
+            .remember(answered.counted().first().hit(), answered.usages().get(0));
       }
     }
     Verdict verdict = Verdict.of(plans, settings);
@@ -173,7 +207,7 @@ public final class RateLimiter {
 
   private void record(String domain, Verdict verdict) {
     for (Verdict.RuleOutcome outcome : verdict.outcomes()) {
-      Plan.MetricLabel label = outcome.counted().metric();
+      Plan.MetricLabel label = outcome.counter().metric();
       if (label.detailedPath().isPresent()) {
         metrics.detailedRuleOutcome(
             domain, label.rule(), label.detailedPath().get(), outcome.counts());
@@ -231,7 +265,10 @@ public final class RateLimiter {
   /** The answer of {@link FailureMode#DENY}: over the limit, nothing known about the window. */
   private static DescriptorDecision denied(Plan.Counted counted) {
     Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
-    return new DescriptorDecision(code, Optional.of(counted.limit()), 0, Optional.empty());
+    List<CurrentLimit> policies = new ArrayList<>();
+    counted.counters().forEach(counter -> policies.add(counter.limit()));
+    return new DescriptorDecision(
+        code, Optional.of(counted.first().limit()), 0, Optional.empty(), policies);
   }
 
   /**
@@ -240,12 +277,12 @@ public final class RateLimiter {
    */
   private CompletableFuture<Decision> localDecision(String domain, List<Plan> plans) {
     List<Plan> waiting = new ArrayList<>(plans.size());
-    List<Hit> shares = new ArrayList<>(plans.size());
     for (Plan plan : plans) {
       Optional<Plan.Counted> counted = countedOf(plan);
       waiting.add(counted.isPresent() ? counted.get() : plan);
-      counted.ifPresent(c -> shares.add(localShare(c.hit())));
     }
+    Charge shares =
+        chargeOf(waiting, counted -> counted.hits().stream().map(this::localShare).toList());
     return stores
         .fallback()
         .orElseThrow()

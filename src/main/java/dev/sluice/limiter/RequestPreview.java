@@ -5,7 +5,6 @@ import dev.sluice.rules.RuleSet;
 import dev.sluice.store.Hit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A request planned by exactly the code {@link RateLimiter#decide} uses (matching, {@code
@@ -24,13 +23,21 @@ public final class RequestPreview {
     record Unlimited() implements Previewed {}
 
     /**
-     * The hit the request would charge.
+     * The hits the request would charge: one per limit ({@code rate_limits} has several).
      *
      * @param override the limit is the client's override, not a rule's
      */
-    record Counted(Hit hit, boolean override) implements Previewed {
+    record Counted(List<Hit> hits, boolean override) implements Previewed {
       public Counted {
-        Objects.requireNonNull(hit, "hit");
+        hits = List.copyOf(hits);
+        if (hits.isEmpty()) {
+          throw new IllegalArgumentException("a counted descriptor charges at least one hit");
+        }
+      }
+
+      /** The first (for {@code rate_limit}, the only) hit. */
+      public Hit hit() {
+        return hits.get(0);
       }
     }
   }
@@ -47,10 +54,12 @@ public final class RequestPreview {
       call.descriptors().forEach(d -> previews.add(new Previewed.NotLimited()));
       return previews;
     }
-    for (Plan plan : new Planner(overrideAlgorithm).plan(snapshot, call)) {
+    // Whether denied hits are charged changes no key, so the preview needs no setting for it.
+    for (Plan plan : new Planner(overrideAlgorithm, true).plan(snapshot, call)) {
       if (plan instanceof Plan.Counted counted) {
         previews.add(
-            new Previewed.Counted(counted.hit(), counted.metric() == Plan.MetricLabel.OVERRIDE));
+            new Previewed.Counted(
+                counted.hits(), counted.first().metric() == Plan.MetricLabel.OVERRIDE));
       } else if (plan instanceof Plan.Unlimited) {
         previews.add(new Previewed.Unlimited());
       } else {

@@ -2,6 +2,10 @@ package dev.sluice.limiter;
 
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.RuleCounts;
+import dev.sluice.store.Charge;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.store.algorithm.CountingAlgorithm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,11 +22,13 @@ import java.util.Optional;
 record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedByGlobal) {
 
   /**
-   * How a counted descriptor's hits split.
+   * How the hits of one limit of a counted descriptor split.
    *
+   * @param counter the limit, with its metric series
    * @param refused the descriptor was answered OVER_LIMIT (shadow mode answers OK)
    */
-  record RuleOutcome(Plan.Counted counted, RuleCounts counts, boolean refused) {}
+  record RuleOutcome(
+      Plan.Counted counted, Plan.Counter counter, RuleCounts counts, boolean refused) {}
 
   /**
    * Decides from {@code plans}, in which no {@link Plan.Counted} is left unanswered.
@@ -40,7 +46,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
       DescriptorDecision status = statusOf(plan);
       statuses.add(status);
       boolean over = status.code() == Code.OVER_LIMIT;
-      outcomeOf(plan, over, accounting).ifPresent(outcomes::add);
+      outcomes.addAll(outcomesOf(plan, over, accounting));
       if (quotaMode(plan, settings.globalQuotaMode())) {
         quota++;
         quotaOver += over ? 1 : 0;
@@ -57,13 +63,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
 
   private static DescriptorDecision statusOf(Plan plan) {
     if (plan instanceof Plan.Answered answered) {
-      Plan.Counted counted = answered.counted();
-      boolean over = answered.usage().overLimit() && !counted.flags().shadowMode();
-      return new DescriptorDecision(
-          over ? Code.OVER_LIMIT : Code.OK,
-          Optional.of(counted.limit()),
-          answered.usage().remaining(),
-          Optional.of(answered.usage().untilReset()));
+      return statusOf(answered);
     }
     if (plan instanceof Plan.ByFailurePolicy policy) {
       return policy.status();
@@ -77,19 +77,81 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     throw new IllegalStateException("a counted descriptor has no answer: " + plan);
   }
 
-  private static Optional<RuleOutcome> outcomeOf(
+  /**
+   * One status for all limits of a descriptor, as Envoy wants one: OVER_LIMIT when any refused;
+   * {@code current_limit} and the reset from the limit that refused (the first if several did),
+   * else from the one closest to running out; {@code limit_remaining} the least over all limits.
+   */
+  private static DescriptorDecision statusOf(Plan.Answered answered) {
+    Plan.Counted counted = answered.counted();
+    List<Usage> usages = answered.usages();
+    int chosen = governing(counted, usages);
+    long remaining = Long.MAX_VALUE;
+    for (Usage usage : usages) {
+      remaining = Math.min(remaining, usage.remaining());
+    }
+    Usage governing = usages.get(chosen);
+    boolean over = governing.overLimit() && !counted.flags().shadowMode();
+    List<CurrentLimit> policies = new ArrayList<>(counted.counters().size());
+    counted.counters().forEach(counter -> policies.add(counter.limit()));
+    return new DescriptorDecision(
+        over ? Code.OVER_LIMIT : Code.OK,
+        Optional.of(counted.counters().get(chosen).limit()),
+        remaining,
+        Optional.of(governing.untilReset()),
+        policies);
+  }
+
+  /**
+   * The counter that governs a descriptor's status: the first that refused, else the one with the
+   * lowest remaining fraction of its capacity after this hit (the first on a tie).
+   */
+  static int governing(Plan.Counted counted, List<Usage> usages) {
+    int chosen = 0;
+    double lowest = Double.MAX_VALUE;
+    for (int i = 0; i < usages.size(); i++) {
+      if (usages.get(i).overLimit()) {
+        return i;
+      }
+      long capacity = counted.counters().get(i).hit().limit().capacity();
+      double fraction = capacity == 0 ? 0 : usages.get(i).remaining() / (double) capacity;
+      if (fraction < lowest) {
+        lowest = fraction;
+        chosen = i;
+      }
+    }
+    return chosen;
+  }
+
+  private static List<RuleOutcome> outcomesOf(
       Plan plan, boolean refused, HitAccounting accounting) {
     if (!(plan instanceof Plan.Answered answered)) {
-      return Optional.empty();
+      return List.of();
     }
     Plan.Counted counted = answered.counted();
     boolean shadow = counted.flags().shadowMode();
-    RuleCounts counts =
-        answered.source() == Plan.Source.OVER_LIMIT_CACHE
-            ? HitAccounting.cachedOver(counted.hit().hits(), shadow)
-            : accounting.counts(
-                counted.hit().limit(), counted.hit().hits(), answered.usage(), shadow);
-    return Optional.of(new RuleOutcome(counted, counts, refused));
+    List<RuleOutcome> outcomes = new ArrayList<>(counted.counters().size());
+    for (int i = 0; i < counted.counters().size(); i++) {
+      Plan.Counter counter = counted.counters().get(i);
+      Hit hit = counter.hit();
+      RuleCounts counts =
+          answered.source() == Plan.Source.OVER_LIMIT_CACHE
+              ? HitAccounting.cachedOver(hit.hits(), shadow)
+              : accounting.counts(
+                  hit.limit(),
+                  hit.hits(),
+                  answered.usages().get(i),
+                  shadow,
+                  refusedHitsCharged(counted, hit));
+      outcomes.add(new RuleOutcome(counted, counter, counts, refused));
+    }
+    return outcomes;
+  }
+
+  /** Only a lone limit charged by its algorithm (a fixed window) still counts refused hits. */
+  private static boolean refusedHitsCharged(Plan.Counted counted, Hit hit) {
+    return counted.policy() == Charge.Policy.EACH
+        && CountingAlgorithm.of(hit.limit().algorithm()).chargesRefusedHits();
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.sluice.service;
 
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.limiter.Code;
+import dev.sluice.limiter.CurrentLimit;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorDecision;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
@@ -13,7 +14,8 @@ import java.util.List;
  * last one over its limit, else the one with the least remaining (first wins ties). None when no
  * descriptor was counted. Envoy adds them to the 429 or to the upstream response. {@code
  * RateLimit-Limit} is the limit's capacity: {@code requests_per_unit}, or a token bucket's {@code
- * burst}.
+ * burst}. A descriptor with several limits ({@code rate_limits}) lists each as its own quota policy
+ * after the current one, as the IETF RateLimit draft writes them: {@code 10, 10;w=1, 1000;w=3600}.
  */
 final class ResponseHeaders {
   private final HeaderConfig config;
@@ -46,9 +48,25 @@ final class ResponseHeaders {
     long limit = chosen.currentLimit().get().limit().capacity();
     long reset = ceilSeconds(chosen.untilReset().orElse(Duration.ZERO));
     return List.of(
-        header(config.limitHeader(), limit),
+        header(config.limitHeader(), limitValue(limit, chosen.policies())),
         header(config.remainingHeader(), chosen.remaining()),
         header(config.resetHeader(), reset));
+  }
+
+  /** The current limit, then each policy {@code quota;w=window seconds} when there are several. */
+  private static String limitValue(long limit, List<CurrentLimit> policies) {
+    if (policies.size() < 2) {
+      return Long.toString(limit);
+    }
+    StringBuilder value = new StringBuilder().append(limit);
+    for (CurrentLimit policy : policies) {
+      value
+          .append(", ")
+          .append(policy.limit().capacity())
+          .append(";w=")
+          .append(policy.limit().unit().seconds());
+    }
+    return value.toString();
   }
 
   private static long ceilSeconds(Duration duration) {
@@ -56,6 +74,10 @@ final class ResponseHeaders {
   }
 
   private static HeaderValue header(String name, long value) {
-    return HeaderValue.newBuilder().setKey(name).setValue(Long.toString(value)).build();
+    return header(name, Long.toString(value));
+  }
+
+  private static HeaderValue header(String name, String value) {
+    return HeaderValue.newBuilder().setKey(name).setValue(value).build();
   }
 }

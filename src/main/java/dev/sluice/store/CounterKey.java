@@ -20,13 +20,43 @@ public final class CounterKey {
     key.append(CountingAlgorithm.of(limit.algorithm()).keyTag());
     key.append('|').append(limit.unit().seconds()).append('|');
     escape(domain, key);
+    appendEntries(entries, key);
+    return key.toString();
+  }
+
+  /**
+   * The tag of a {@code rate_limits} descriptor: every limit's key extends it ({@link #ofSeveral}),
+   * so on a cluster they share its hash tag. Example: {@code ml|api|user=alice}.
+   */
+  public static String group(String domain, List<Entry> entries) {
+    StringBuilder key = new StringBuilder(32 + domain.length() + entries.size() * 24);
+    key.append("ml|");
+    escape(domain, key);
+    appendEntries(entries, key);
+    return key.toString();
+  }
+
+  /**
+   * The counter of one limit of a {@code rate_limits} list: the group's tag, the algorithm and the
+   * window length. Example: {@code ml|api|user=alice|fw|1}. Never equal to a {@link #of} key (those
+   * start with the algorithm's tag), and unique per limit because a list holds each unit and
+   * algorithm once.
+   */
+  public static String ofSeveral(String group, Limit limit) {
+    return group
+        + '|'
+        + CountingAlgorithm.of(limit.algorithm()).keyTag()
+        + '|'
+        + limit.unit().seconds();
+  }
+
+  private static void appendEntries(List<Entry> entries, StringBuilder key) {
     for (Entry entry : entries) {
       key.append('|');
       escape(entry.key(), key);
       key.append('=');
       escape(entry.value(), key);
     }
-    return key.toString();
   }
 
   private static void escape(String part, StringBuilder out) {

@@ -18,7 +18,20 @@ public interface CounterStore extends AutoCloseable {
    * with {@link StoreException} when the backend cannot answer; then no usage is reported for any
    * hit.
    */
-  CompletableFuture<List<Usage>> acquire(List<Hit> hits);
+  default CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    return acquire(Charge.independent(hits));
+  }
+
+  /**
+   * Decides and charges a whole request in one atomic step: which hits are charged follows {@link
+   * Charge#decide}, and no other request's hits on the same counters interleave with it (Redis: one
+   * script on one node; a cluster whose groups live on several nodes charges each node, then
+   * refunds what a refused request must not keep, so in between a counter can read higher than it
+   * will end). Answers one usage per hit of {@link Charge#hits()}, in order; a hit that was not
+   * charged reports what is left ({@code remaining}, {@code untilReset}) without it, and whether it
+   * would have fit ({@code overLimit}). Threads and failures as {@link #acquire(List)}.
+   */
+  CompletableFuture<List<Usage>> acquire(Charge charge);
 
   /**
    * Reads the counter of {@code hit} (its hits are ignored) without changing or creating it. For

@@ -111,7 +111,7 @@ public final class GuardedStore implements CounterStore {
   }
 
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
     if (!breaker.tryAcquirePermission()) {
       return CompletableFuture.failedFuture(
           new StoreException(delegate.kind() + " circuit open: " + lastError));
@@ -119,7 +119,7 @@ public final class GuardedStore implements CounterStore {
     long start = System.nanoTime();
     CompletableFuture<List<Usage>> result;
     try {
-      result = delegate.acquire(hits);
+      result = delegate.acquire(charge);
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }

@@ -1,5 +1,6 @@
 package dev.sluice.tracing;
 
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -29,7 +30,8 @@ final class TracedCounterStore implements CounterStore {
   }
 
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    List<Hit> hits = charge.hits();
     Span span =
         tracer
             .spanBuilder("store acquire")
@@ -39,7 +41,7 @@ final class TracedCounterStore implements CounterStore {
             .startSpan();
     CompletableFuture<List<Usage>> usages;
     try (Scope scope = span.makeCurrent()) {
-      usages = store.acquire(hits);
+      usages = store.acquire(charge);
     } catch (RuntimeException e) {
       end(span, e);
       throw e;

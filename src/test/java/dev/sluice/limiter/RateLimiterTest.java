@@ -11,6 +11,7 @@ import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.Unit;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
@@ -619,9 +620,9 @@ class RateLimiterTest {
     }
 
     @Override
-    public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
-      calls.add(List.copyOf(hits));
-      return delegate.acquire(hits);
+    public CompletableFuture<List<Usage>> acquire(Charge charge) {
+      calls.add(charge.hits());
+      return delegate.acquire(charge);
     }
 
     @Override
@@ -653,7 +654,7 @@ class RateLimiterTest {
   /** A store whose backend is down: every call fails the way the Redis store's does. */
   private record FailingStore(StoreException failure) implements CounterStore {
     @Override
-    public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    public CompletableFuture<List<Usage>> acquire(Charge charge) {
       return CompletableFuture.failedFuture(failure);
     }
 

@@ -3,10 +3,12 @@ package dev.sluice.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.testing.Hammer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -294,6 +296,122 @@ public abstract class CounterStoreContract {
     assertThat(store().reset(hit).join().exists()).isTrue();
     assertThat(store().inspect(hit).join().exists()).isFalse();
     assertThat(acquireOne(store(), hit).remaining()).isEqualTo(3);
+  }
+
+  // --- several limits on one descriptor, charge_denied: false (Charge) ------------------------
+
+  /** One descriptor with several limits, as the planner keys them: every key extends the tag. */
+  protected Charge.Group several(String name, Charge.Policy policy, long hits, Limit... limits) {
+    String tag = CounterKey.group("api", List.of(new Entry("k", key(name))));
+    List<Hit> hits1 = new ArrayList<>();
+    for (Limit limit : limits) {
+      hits1.add(new Hit(CounterKey.ofSeveral(tag, limit), limit, hits));
+    }
+    return new Charge.Group(tag, hits1, policy, Charge.Vote.REGULAR, false);
+  }
+
+  protected static Charge.Group single(Hit hit, Charge.Policy policy, Charge.Vote vote) {
+    return new Charge.Group(hit.key(), List.of(hit), policy, vote, false);
+  }
+
+  private List<Usage> charge(CounterStore on, Charge.Group... groups) {
+    return on.acquire(new Charge(List.of(groups))).join();
+  }
+
+  private static boolean allowed(List<Usage> usages) {
+    return usages.stream().noneMatch(Usage::overLimit);
+  }
+
+  /** Hits a counter holds: the limit minus what is left (fixed and sliding windows, buckets). */
+  private long held(Hit hit) {
+    return hit.limit().capacity() - store().inspect(hit).join().usage().remaining();
+  }
+
+  @Test
+  void severalLimits_oneRefuses_chargesNoneOfThem() {
+    Charge.Group group =
+        several("sev-none", Charge.Policy.TOGETHER, 1, fixed(3, Unit.DAY), fixed(10, Unit.HOUR));
+    for (int i = 0; i < 3; i++) {
+      assertThat(allowed(charge(store(), group))).isTrue();
+    }
+    List<Usage> refused = charge(store(), group);
+    assertThat(refused.get(0).overLimit()).isTrue();
+    assertThat(refused.get(1).overLimit()).as("the hour fits").isFalse();
+    assertThat(refused.get(1).remaining()).as("and is not charged").isEqualTo(7);
+    assertThat(held(group.hits().get(0))).isEqualTo(3);
+    assertThat(held(group.hits().get(1))).isEqualTo(3);
+  }
+
+  @Test
+  void withRequest_anotherGroupRefuses_chargesNothingButEachStillChargesItsRefusal() {
+    Hit strict = new Hit(key("wr-strict"), fixed(10, Unit.DAY), 1);
+    Hit blocked = new Hit(key("wr-blocked"), fixed(0, Unit.DAY), 1);
+    List<Usage> usages =
+        charge(
+            store(),
+            single(strict, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR),
+            single(blocked, Charge.Policy.EACH, Charge.Vote.REGULAR));
+    assertThat(usages.get(0).overLimit()).isFalse();
+    assertThat(usages.get(0).remaining()).isEqualTo(10);
+    assertThat(usages.get(1).overLimit()).isTrue();
+    assertThat(held(strict)).isZero();
+    assertThat(store().inspect(blocked).join().usage().countAfter())
+        .as("a fixed window charged each way counts its refused hit")
+        .isEqualTo(1);
+    List<Usage> shadowed =
+        charge(
+            store(),
+            single(strict, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR),
+            single(blocked, Charge.Policy.EACH, Charge.Vote.NONE));
+    assertThat(allowed(shadowed.subList(0, 1))).isTrue();
+    assertThat(held(strict)).as("a shadow refusal refuses no request").isEqualTo(1);
+  }
+
+  @Test
+  void withRequest_sameCounterTwiceInOneRequest_neverOverAdmits() {
+    Hit hit = new Hit(key("wr-twice"), fixed(1, Unit.DAY), 1);
+    Charge.Group group = single(hit, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR);
+    List<Usage> usages = charge(store(), group, group);
+    assertThat(usages.get(1).overLimit()).isTrue();
+    assertThat(held(hit)).isZero();
+  }
+
+  @Test
+  void severalLimits_concurrentFromTwoInstances_allowExactlyTheTightest() throws Exception {
+    Charge.Group group =
+        several(
+            "race-several",
+            Charge.Policy.TOGETHER,
+            1,
+            fixed(100, Unit.HOUR),
+            bucket(60, Unit.DAY, 60),
+            sliding(80, Unit.DAY));
+    CounterStore[] instances = {store(), secondInstance()};
+    int allowed =
+        Hammer.countAllowed(THREADS, 20, t -> () -> allowed(charge(instances[t % 2], group)));
+    assertThat(allowed).isEqualTo(60);
+    for (Hit hit : group.hits()) {
+      assertThat(held(hit)).as("%s holds exactly the allowed hits", hit.key()).isEqualTo(60);
+    }
+  }
+
+  @Test
+  void withRequest_concurrentFromTwoInstances_countersHoldExactlyTheAllowedHits() throws Exception {
+    Hit wide = new Hit(key("race-wr-wide"), fixed(100, Unit.HOUR), 1);
+    Hit narrow = new Hit(key("race-wr-narrow"), sliding(50, Unit.DAY), 1);
+    Hit bucketed = new Hit(key("race-wr-bucket"), bucket(70, Unit.DAY, 70), 1);
+    Charge.Group[] groups = {
+      single(wide, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR),
+      single(narrow, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR),
+      single(bucketed, Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR)
+    };
+    CounterStore[] instances = {store(), secondInstance()};
+    int allowed =
+        Hammer.countAllowed(THREADS, 20, t -> () -> allowed(charge(instances[t % 2], groups)));
+    assertThat(allowed).isEqualTo(50);
+    assertThat(held(wide)).isEqualTo(50);
+    assertThat(held(narrow)).isEqualTo(50);
+    assertThat(held(bucketed)).isEqualTo(50);
   }
 
   private void assertExactlyLimitAllowed(Limit limit, String key) throws Exception {

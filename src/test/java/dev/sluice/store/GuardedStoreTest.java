@@ -181,11 +181,11 @@ class GuardedStoreTest {
     }
 
     @Override
-    public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    public CompletableFuture<List<Usage>> acquire(Charge charge) {
       if (failure != null) {
         return CompletableFuture.failedFuture(failure);
       }
-      return up ? store.acquire(hits) : CompletableFuture.failedFuture(down());
+      return up ? store.acquire(charge) : CompletableFuture.failedFuture(down());
     }
 
     @Override

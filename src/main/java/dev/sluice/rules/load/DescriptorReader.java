@@ -62,7 +62,7 @@ final class DescriptorReader {
     String path = parentPath.isEmpty() ? composite : parentPath + "." + composite;
     RuleFlags flags = flags(f);
     boolean shareThreshold = shareThreshold(f, value, composite);
-    Optional<RateLimitSpec> rateLimit = f.get("rate_limit").flatMap(rateLimits::read);
+    Optional<RateLimitSpec> rateLimit = rateLimit(f);
     Map<String, Object> metadata = metadata(f);
     List<DescriptorSpec> children = readLevel(reader.list(f, "descriptors"), path);
     if (key.isEmpty()) {
@@ -81,12 +81,32 @@ final class DescriptorReader {
             key.get(), value, rateLimit, flags, shareThreshold, children, origin, metadata));
   }
 
+  /** {@code rate_limit} or {@code rate_limits}; both on one descriptor is an error. */
+  private Optional<RateLimitSpec> rateLimit(Fields f) {
+    if (!f.has("rate_limits")) {
+      return f.get("rate_limit").flatMap(rateLimits::read);
+    }
+    if (f.has("rate_limit")) {
+      reader.report(
+          f.line("rate_limits"),
+          "a descriptor has either rate_limit or rate_limits, not both (rate_limit at line "
+              + f.line("rate_limit")
+              + ")");
+      return Optional.empty();
+    }
+    Node list = f.get("rate_limits").orElseThrow();
+    return rateLimits.readList(list, reader.list(f, "rate_limits"));
+  }
+
   private RuleFlags flags(Fields f) {
+    Optional<Boolean> chargeDenied =
+        f.has("charge_denied") ? Optional.of(reader.flag(f, "charge_denied")) : Optional.empty();
     return new RuleFlags(
         reader.flag(f, "shadow_mode"),
         reader.flag(f, "quota_mode"),
         reader.flag(f, "detailed_metric"),
-        reader.flag(f, "value_to_metric"));
+        reader.flag(f, "value_to_metric"),
+        chargeDenied);
   }
 
   private boolean shareThreshold(Fields f, Optional<String> value, String composite) {

@@ -3,12 +3,17 @@ package dev.sluice.rules.load;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
+import dev.sluice.rules.NamedLimit;
 import dev.sluice.rules.RateLimitSpec;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.Unit;
 import dev.sluice.rules.load.NodeReader.Fields;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -64,6 +69,55 @@ final class RateLimitReader {
   }
 
   /**
+   * A {@code rate_limits} list: each item read like a {@code rate_limit} block. Empty (after
+   * reporting) when the list is empty, an item is wrong or {@code unlimited}, or two items count
+   * per the same unit with the same algorithm.
+   */
+  Optional<RateLimitSpec> readList(Node node, List<Node> items) {
+    if (items.isEmpty()) {
+      reader.report(node, "rate_limits is empty; give it one limit or more, each with a unit");
+      return Optional.empty();
+    }
+    int before = reader.problemCount();
+    List<NamedLimit> limits = new ArrayList<>();
+    Map<String, Integer> firstLine = new HashMap<>();
+    Set<String> replaces = new LinkedHashSet<>();
+    for (Node item : items) {
+      Optional<RateLimitSpec> spec = read(item);
+      if (spec.isEmpty()) {
+        continue;
+      }
+      if (!(spec.get().kind() instanceof RuleKind.Counted counted)) {
+        reader.report(
+            item,
+            "a rate_limits item cannot be unlimited; write rate_limit: {unlimited: true} instead");
+        continue;
+      }
+      Limit limit = counted.limit();
+      String slot = limit.unit() + "/" + limit.algorithm();
+      Integer first = firstLine.putIfAbsent(slot, NodeReader.line(item));
+      if (first != null) {
+        reader.report(
+            item,
+            "rate_limits has two limits per "
+                + limit.unit().name().toLowerCase(Locale.ROOT)
+                + " counted by "
+                + limit.algorithm().configName()
+                + " (first at line "
+                + first
+                + "); they would count the same hits twice");
+        continue;
+      }
+      limits.add(new NamedLimit(spec.get().name(), limit));
+      replaces.addAll(spec.get().replaces());
+    }
+    if (reader.problemCount() != before) {
+      return Optional.empty();
+    }
+    return Optional.of(RateLimitSpec.several(limits, replaces));
+  }
+
+  /**
    * An unlimited rule counts nothing; {@code requests_per_unit} is ignored, as in the reference.
    */
   private Optional<Limit> checkUnlimited(Fields f) {
@@ -102,7 +156,7 @@ final class RateLimitReader {
           algorithm.get().configName()
               + why
               + " counts per second, minute, hour or day, not per "
-              + unit.get().name().toLowerCase(java.util.Locale.ROOT));
+              + unit.get().name().toLowerCase(Locale.ROOT));
       return Optional.empty();
     }
     Optional<Consistency> consistency = consistency(f, algorithm.get());

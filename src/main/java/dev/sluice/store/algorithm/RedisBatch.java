@@ -42,7 +42,13 @@ public interface RedisBatch {
 
   /** Every script the store sends, so a connection can cache them when it opens. */
   List<String> SCRIPTS =
-      List.of(FixedWindow.SCRIPT, TokenBucket.SCRIPT, SlidingWindow.SCRIPT, INSTANCES_SCRIPT);
+      List.of(
+          FixedWindow.SCRIPT,
+          TokenBucket.SCRIPT,
+          SlidingWindow.SCRIPT,
+          INSTANCES_SCRIPT,
+          ChargeScript.SCRIPT,
+          ChargeScript.REFUND);
 
   /**
    * A reply, readable once the pipeline was sent.

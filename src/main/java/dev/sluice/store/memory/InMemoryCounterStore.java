@@ -1,5 +1,6 @@
 package dev.sluice.store.memory;
 
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
@@ -13,21 +14,27 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
 /**
- * Every algorithm in this process. Each counter is updated inside {@code compute} on a {@link
- * ConcurrentHashMap}, which makes read-modify-write atomic per key without a lock of our own; what
- * the update does is the hit's {@link CountingAlgorithm}. A counter expires when its algorithm says
+ * Every algorithm in this process, in a {@link ConcurrentHashMap} of immutable counter values. A
+ * request's whole {@link Charge} is one critical section: it holds the lock stripes of all its keys
+ * (ascending, so two requests never deadlock), reads, decides and writes ({@link LockedCharge}).
+ * Per-key {@code compute} was enough while each hit stood alone; several limits on one descriptor
+ * and {@code charge_denied: false} decide over several keys at once, which needs the stripes. What
+ * each take does is the hit's {@link CountingAlgorithm}. A counter expires when its algorithm says
  * (end of its window, a bucket full again), on the injected clock: an expired counter reads as
  * absent at once, and a sweep every second (on the injected scheduler, once {@link #start}ed)
  * removes it, so memory is bounded by the counters active in the last second.
  *
- * <p>A plain map rather than an expiring cache library: the request path is one {@code compute},
- * which measured about a third cheaper than Caffeine's (its expiry bookkeeping runs per write).
+ * <p>A plain map rather than an expiring cache library: the request path is one locked read and
+ * write, which measured about a third cheaper than Caffeine's (its expiry bookkeeping runs per
+ * write).
  *
  * <p>{@link #acquire} completes its future before returning, on the caller's thread, and so do
  * {@link #addDated} and {@link #heartbeat} (instances sharing this store in one process are the
@@ -39,6 +46,16 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   private final Clock clock;
   private final Scheduler scheduler;
   private final ConcurrentHashMap<String, MemoryCounter> counters = new ConcurrentHashMap<>();
+
+  /** Lock stripes by key hash; a power of two. */
+  private static final int STRIPES = 1024;
+
+  /**
+   * Guards every write of a counter (a take, a reset): a request holds the stripes of all its keys
+   * at once, in ascending order, so its whole charge is one critical section.
+   */
+  private final ReentrantLock[] locks = newLocks();
+
   private final CounterCapacity capacity;
   private final ConcurrentHashMap<String, Long> instanceExpiry = new ConcurrentHashMap<>();
   private Scheduler.Cancellable sweeping; // guarded by this
@@ -68,6 +85,14 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     this.capacity = capacity;
   }
 
+  private static ReentrantLock[] newLocks() {
+    ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+    return stripes;
+  }
+
   /** Schedules the sweep of expired counters every second; without it memory is not bounded. */
   public synchronized InMemoryCounterStore start() {
     if (sweeping == null) {
@@ -77,27 +102,63 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   }
 
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
-    List<Usage> usages = new ArrayList<>(hits.size());
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
     Instant now = clock.instant();
-    for (Hit hit : hits) {
-      usages.add(apply(hit, now));
+    List<Usage> usages;
+    int[] held = stripesOf(charge.hits());
+    lock(held);
+    try {
+      usages = LockedCharge.apply(charge, new LiveCounters(now), now);
+    } finally {
+      unlock(held);
     }
     capacity.enforce(counters, MemoryCounter::expiresAtMillis, now.toEpochMilli());
     return CompletableFuture.completedFuture(usages);
   }
 
-  private Usage apply(Hit hit, Instant now) {
-    CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    Usage[] out = new Usage[1];
-    counters.compute(
-        hit.key(),
-        (key, old) -> {
-          MemoryCounter.Step step = algorithm.takeInMemory(live(old, now), hit, now);
-          out[0] = step.usage();
-          return step.next();
-        });
-    return out[0];
+  /** The map's live values; written only by a thread holding the key's stripe. */
+  private final class LiveCounters implements LockedCharge.Counters {
+    private final Instant now;
+
+    LiveCounters(Instant now) {
+      this.now = now;
+    }
+
+    @Override
+    public MemoryCounter get(String key) {
+      return live(counters.get(key), now);
+    }
+
+    @Override
+    public void put(String key, MemoryCounter value) {
+      counters.put(key, value);
+    }
+  }
+
+  /** The distinct stripes of {@code hits}' keys, ascending: the one lock order, so no deadlock. */
+  private static int[] stripesOf(List<Hit> hits) {
+    int[] stripes = new int[hits.size()];
+    for (int i = 0; i < stripes.length; i++) {
+      stripes[i] = stripeOf(hits.get(i).key());
+    }
+    return Arrays.stream(stripes).sorted().distinct().toArray();
+  }
+
+  private static int stripeOf(String key) {
+    int h = key.hashCode();
+    return (h ^ (h >>> 16)) & (STRIPES - 1);
+  }
+
+  private void lock(int[] held) {
+    for (int stripe : held) {
+      locks[stripe].lock();
+    }
+  }
+
+  private void unlock(int[] held) {
+    for (int i = held.length - 1; i >= 0; i--) {
+      locks[held[i]].unlock();
+    }
   }
 
   @Override
@@ -105,7 +166,14 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     List<Usage> usages = new ArrayList<>(hits.size());
     Instant now = clock.instant();
     for (DatedHit dated : hits) {
-      usages.add(applyDated(dated.hit(), Instant.ofEpochMilli(dated.atMillis()), now));
+      // The stripe too: a charge reads and writes its keys under their stripes, not in compute.
+      int[] held = {stripeOf(dated.hit().key())};
+      lock(held);
+      try {
+        usages.add(applyDated(dated.hit(), Instant.ofEpochMilli(dated.atMillis()), now));
+      } finally {
+        unlock(held);
+      }
     }
     return CompletableFuture.completedFuture(usages);
   }
@@ -149,7 +217,14 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   @Override
   public CompletableFuture<CounterState> reset(Hit hit) {
     Instant now = clock.instant();
-    MemoryCounter removed = live(counters.remove(hit.key()), now);
+    int[] held = {stripeOf(hit.key())};
+    lock(held);
+    MemoryCounter removed;
+    try {
+      removed = live(counters.remove(hit.key()), now);
+    } finally {
+      unlock(held);
+    }
     return CompletableFuture.completedFuture(read(hit, removed, now));
   }
 

@@ -6,6 +6,7 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.BatchTrace;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
@@ -70,6 +71,7 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
   private final Duration pingWait;
   private final NodeRouting routing;
   private final HitDispatch dispatch;
+  private final ScriptedCharge charges;
 
   /**
    * Creates the lanes; nothing connects or runs until {@link #start}.
@@ -104,6 +106,8 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
                 settings.maxQueuedHits(),
                 trace));
     this.dispatch = new HitDispatch(routing, SCRIPTS, settings);
+    this.charges =
+        new ScriptedCharge(dispatch, settings.endpoint() instanceof RedisEndpoint.Cluster);
   }
 
   /**
@@ -183,6 +187,18 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
               return () -> (Long) reply.get();
             })
         .thenApply(live -> live.get(0));
+  }
+
+  /**
+   * Independent hits go as {@link #acquire(List)} sends them; several limits on one descriptor and
+   * {@code charge_denied: false} as {@link ScriptedCharge} does.
+   */
+  @Override
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    if (charge.perHit()) {
+      return acquire(charge.hits());
+    }
+    return charges.acquire(charge, clock.millis());
   }
 
   @Override

@@ -93,6 +93,22 @@ class InvalidRuleFilesTest {
         "share_threshold_without_wildcard.yaml",
         "5: share_threshold can only be used with wildcard values (containing '*'),"
             + " but found key 'path_/api'");
+    expect(
+        "rate_limit_and_rate_limits.yaml",
+        "7: a descriptor has either rate_limit or rate_limits, not both (rate_limit at line 4)");
+    expect(
+        "empty_rate_limits.yaml",
+        "4: rate_limits is empty; give it one limit or more, each with a unit");
+    expect(
+        "rate_limits_same_unit_and_algorithm.yaml",
+        "9: rate_limits has two limits per minute counted by fixed_window (first at line 5);"
+            + " they would count the same hits twice");
+    expect(
+        "unlimited_in_rate_limits.yaml",
+        "7: a rate_limits item cannot be unlimited; write rate_limit: {unlimited: true} instead");
+    expect(
+        "non_boolean_charge_denied.yaml",
+        "4: charge_denied must be true or false, found 'sometimes'");
     expect("descriptors_not_a_list.yaml", "3: descriptors must be a list, found a map");
     expect("descriptor_not_a_map.yaml", "3: a descriptor must be a map, found 'remote_address'");
     expect("rate_limit_not_a_map.yaml", "4: rate_limit must be a map, found '10/second'");

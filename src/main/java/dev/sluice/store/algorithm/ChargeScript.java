@@ -1,0 +1,124 @@
+package dev.sluice.store.algorithm;
+
+import dev.sluice.store.Charge;
+import dev.sluice.store.Hit;
+import dev.sluice.store.StoreException;
+import dev.sluice.store.Usage;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A {@link Charge} on Redis as one run of {@code lua/charge.lua} over all keys of its groups, and
+ * the refund of a cluster's charge-then-refund ({@code lua/refund.lua}). The script holds each
+ * algorithm's arithmetic a second time (beside its own script) because a Lua script cannot call
+ * another; the contract tests run the same sequences on both stores to keep them alike.
+ *
+ * <p>Keys: a hit's base key is the Redis key of its group's tag plus the rest of the hit's own key
+ * ({@link #baseKey}). For one limit that is exactly the key the per-hit commands use; for a {@code
+ * rate_limits} list the tag is the descriptor's and every limit's key extends it, so on a cluster
+ * all of them share one hash tag ({@code prefix{ml|api|user=alice}|fw|1}) and the script runs in
+ * one slot.
+ */
+public final class ChargeScript {
+  /** Decides and charges a whole charge. */
+  public static final String SCRIPT = "lua/charge.lua";
+
+  /** Gives back what a refused request's groups were charged (cluster only). */
+  public static final String REFUND = "lua/refund.lua";
+
+  private static final int REPLY_PER_HIT = 6;
+
+  private ChargeScript() {}
+
+  /**
+   * One hit's answer.
+   *
+   * @param fits the hit fitted its limit
+   * @param charged the hit was charged
+   * @param key the Redis key charged (a window's key with its index, or the bucket), for a refund
+   */
+  public record Counted(Usage usage, boolean fits, boolean charged, String key) {}
+
+  /** The base key of {@code hit} in {@code group}: the tag's Redis key plus the rest of its key. */
+  static String baseKey(RedisBatch redis, Charge.Group group, Hit hit) {
+    if (!hit.key().startsWith(group.tag())) {
+      throw new IllegalArgumentException("hit key " + hit.key() + " outside tag " + group.tag());
+    }
+    return redis.key(group.tag()) + hit.key().substring(group.tag().length());
+  }
+
+  /**
+   * Queues one script run over every hit of {@code groups}.
+   *
+   * @param nowMillis the service clock, for fixed-window indexes
+   * @return one answer per hit, in the order of {@link Charge#hits()}
+   */
+  public static RedisBatch.Reply<List<Counted>> queue(
+      RedisBatch redis, List<Charge.Group> groups, long nowMillis) {
+    List<String> keys = new ArrayList<>();
+    List<String> args = new ArrayList<>();
+    args.add(Long.toString(nowMillis));
+    args.add(Integer.toString(groups.size()));
+    for (Charge.Group group : groups) {
+      args.add(Integer.toString(group.policy().ordinal()));
+      args.add(Integer.toString(group.vote().ordinal()));
+      args.add(group.answered() ? "1" : "0");
+      args.add(Integer.toString(group.hits().size()));
+    }
+    List<Hit> hits = new ArrayList<>();
+    for (Charge.Group group : groups) {
+      for (Hit hit : group.hits()) {
+        hits.add(hit);
+        keys.add(baseKey(redis, group, hit));
+        args.add(CountingAlgorithm.of(hit.limit().algorithm()).keyTag());
+        args.add(Long.toString(hit.limit().requestsPerUnit()));
+        args.add(Long.toString(hit.limit().burst()));
+        args.add(Long.toString(hit.limit().unit().seconds()));
+        args.add(Long.toString(hit.hits()));
+      }
+    }
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, keys, args);
+    return () -> countedOf(reply.get(), hits, keys);
+  }
+
+  /** Queues the refund of {@code charged} (each a hit and the key it was charged under). */
+  public static RedisBatch.Reply<Object> refund(RedisBatch redis, List<Refund> charged) {
+    List<String> keys = new ArrayList<>(charged.size());
+    List<String> args = new ArrayList<>(charged.size() * 3);
+    for (Refund refund : charged) {
+      keys.add(refund.key());
+      args.add(CountingAlgorithm.of(refund.hit().limit().algorithm()).keyTag());
+      args.add(Long.toString(refund.hit().hits()));
+      args.add(Long.toString(refund.hit().limit().burst()));
+    }
+    return redis.script(REFUND, keys, args);
+  }
+
+  /** A hit to give back, under the key it was charged. */
+  public record Refund(Hit hit, String key) {}
+
+  private static List<Counted> countedOf(Object reply, List<Hit> hits, List<String> bases) {
+    if (!(reply instanceof List<?> values)
+        || values.size() != hits.size() * REPLY_PER_HIT
+        || !values.stream().allMatch(Long.class::isInstance)) {
+      throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    List<Counted> counted = new ArrayList<>(hits.size());
+    for (int i = 0; i < hits.size(); i++) {
+      int at = i * REPLY_PER_HIT;
+      boolean fits = (Long) values.get(at) == 1L;
+      boolean charged = (Long) values.get(at + 1) == 1L;
+      long remaining = (Long) values.get(at + 2);
+      Duration reset = Duration.of((Long) values.get(at + 3), ChronoUnit.MICROS);
+      long count = (Long) values.get(at + 4);
+      long index = (Long) values.get(at + 5);
+      boolean bucket =
+          CountingAlgorithm.of(hits.get(i).limit().algorithm()) == TokenBucket.INSTANCE;
+      String key = bucket ? bases.get(i) : bases.get(i) + "|" + index;
+      counted.add(new Counted(new Usage(!fits, remaining, reset, count), fits, charged, key));
+    }
+    return counted;
+  }
+}

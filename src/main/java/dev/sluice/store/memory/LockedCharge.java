@@ -1,0 +1,111 @@
+package dev.sluice.store.memory;
+
+import dev.sluice.store.Charge;
+import dev.sluice.store.Hit;
+import dev.sluice.store.Usage;
+import dev.sluice.store.algorithm.CountingAlgorithm;
+import dev.sluice.store.algorithm.MemoryCounter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One {@link Charge} on the memory store's values, the twin of {@code lua/charge.lua}: pass one
+ * evaluates each hit on what the earlier hits of the request would leave if charged (so a counter
+ * named twice in one request is never over-admitted), {@link Charge#decide} says which hits are
+ * charged, pass two charges those in order and reads the others. The caller holds the locks of
+ * every key the charge touches; this class only computes and writes through {@code store}.
+ */
+final class LockedCharge {
+  private LockedCharge() {}
+
+  /** Reads and writes the live counters under the caller's locks. */
+  interface Counters {
+    /** The live counter, or null when absent or expired. */
+    MemoryCounter get(String key);
+
+    void put(String key, MemoryCounter value);
+  }
+
+  static List<Usage> apply(Charge charge, Counters counters, Instant now) {
+    List<Charge.Group> groups = charge.groups();
+    boolean[][] fits = new boolean[groups.size()][];
+    boolean[][] chargesRefused = new boolean[groups.size()][];
+    Usage[][] first = new Usage[groups.size()][];
+    Map<String, MemoryCounter> tentative = new HashMap<>();
+    for (int g = 0; g < groups.size(); g++) {
+      Charge.Group group = groups.get(g);
+      int size = group.hits().size();
+      fits[g] = new boolean[size];
+      chargesRefused[g] = new boolean[size];
+      first[g] = new Usage[size];
+      MemoryCounter.Step[] steps = new MemoryCounter.Step[size];
+      boolean groupFits = !group.answered();
+      for (int i = 0; i < size; i++) {
+        Hit hit = group.hits().get(i);
+        CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
+        steps[i] = algorithm.takeInMemory(read(tentative, counters::get, hit), hit, now);
+        first[g][i] = steps[i].usage();
+        fits[g][i] = !steps[i].usage().overLimit();
+        chargesRefused[g][i] = algorithm.chargesRefusedHits();
+        groupFits &= fits[g][i];
+      }
+      for (int i = 0; i < size; i++) {
+        boolean each = group.policy() == Charge.Policy.EACH;
+        if (groupFits || (each && chargesRefused[g][i])) {
+          tentative.put(group.hits().get(i).key(), steps[i].next());
+        }
+      }
+    }
+    boolean[][] charged = Charge.decide(groups, fits, chargesRefused);
+    Usage[][] usages = new Usage[groups.size()][];
+    for (int g = 0; g < groups.size(); g++) {
+      usages[g] = new Usage[groups.get(g).hits().size()];
+      for (int i = 0; i < usages[g].length; i++) {
+        if (charged[g][i]) {
+          Hit hit = groups.get(g).hits().get(i);
+          MemoryCounter.Step step =
+              CountingAlgorithm.of(hit.limit().algorithm())
+                  .takeInMemory(counters.get(hit.key()), hit, now);
+          counters.put(hit.key(), step.next());
+          usages[g][i] = step.usage();
+        }
+      }
+    }
+    List<Usage> answers = new ArrayList<>();
+    for (int g = 0; g < groups.size(); g++) {
+      for (int i = 0; i < usages[g].length; i++) {
+        Usage usage = usages[g][i];
+        if (usage == null) {
+          usage = uncharged(groups.get(g).hits().get(i), first[g][i], counters, now);
+        }
+        answers.add(usage);
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * A hit that was not charged: what is left without it, whether it would have fit, and its count
+   * as if charged (for near/over accounting), as the script answers.
+   */
+  private static Usage uncharged(Hit hit, Usage first, Counters counters, Instant now) {
+    Hit look = new Hit(hit.key(), hit.limit(), 0);
+    Usage left =
+        CountingAlgorithm.of(hit.limit().algorithm())
+            .takeInMemory(counters.get(hit.key()), look, now)
+            .usage();
+    boolean fits = !first.overLimit();
+    return new Usage(
+        !fits, left.remaining(), fits ? left.untilReset() : first.untilReset(), first.countAfter());
+  }
+
+  private static MemoryCounter read(
+      Map<String, MemoryCounter> tentative, Function<String, MemoryCounter> stored, Hit hit) {
+    MemoryCounter kept = tentative.get(hit.key());
+    return kept != null ? kept : stored.apply(hit.key());
+  }
+}
