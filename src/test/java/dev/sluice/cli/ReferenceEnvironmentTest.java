@@ -205,7 +205,8 @@ class ReferenceEnvironmentTest {
         .contains("USE_STATSD (statsd is not supported; scrape Prometheus /metrics)")
         .contains("MEMCACHE_HOST_PORT (memcache is not supported; use Redis)")
         .contains("REDIS_PIPELINE_WINDOW (not needed")
-        .contains("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT: not supported yet");
+        // Honoured since --charge-denied exists (issue 12): SLUICE_CHARGE_DENIED=false.
+        .doesNotContain("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT");
     assertThat(warnings(Map.of("PORT", "8080"))).isEmpty();
   }
 
