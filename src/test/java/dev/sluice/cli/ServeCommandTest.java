@@ -31,6 +31,31 @@ class ServeCommandTest {
   }
 
   @Test
+  void capture_offByDefault_flagsBuildItsSettings() {
+    assertThat(parse().capture().enabled()).isFalse();
+    var capture =
+        parse(
+                "--capture-file=/tmp/c.jsonl",
+                "--capture-sample=0.5",
+                "--capture-hash-values",
+                "--capture-max-bytes=2048",
+                "--capture-max-files=3")
+            .capture();
+    assertThat(capture.file()).contains(java.nio.file.Path.of("/tmp/c.jsonl"));
+    assertThat(capture.sampleRate()).isEqualTo(0.5);
+    assertThat(capture.hashValues()).isTrue();
+    assertThat(capture.maxBytes()).isEqualTo(2048);
+    assertThat(capture.maxFiles()).isEqualTo(3);
+  }
+
+  @Test
+  void captureSample_outOfRange_isAUsageErrorNamingTheFlag() {
+    assertThatThrownBy(() -> parse("--capture-file=/tmp/c.jsonl", "--capture-sample=0"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("--capture-sample must be in (0, 1]: 0.0");
+  }
+
+  @Test
   void grpcThreads_number_orAuto() {
     assertThat(parse("--grpc-threads=3").server().grpcThreads()).isEqualTo(3);
     assertThat(parse("--grpc-threads", "AUTO").server().grpcThreads())
