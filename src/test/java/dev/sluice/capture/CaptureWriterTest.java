@@ -9,6 +9,7 @@ import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.replay.CaptureFile;
 import dev.sluice.replay.CapturedRequest;
 import dev.sluice.rules.Entry;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.threads.DaemonThreadFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -78,6 +79,27 @@ class CaptureWriterTest {
                 List.of(List.of(new Entry("user", "bob"), new Entry("path", "/a"))),
                 3));
     assertThat(metricsText()).contains("sluice_capture_requests_total{result=\"written\"} 2.0");
+  }
+
+  @Test
+  void offer_whileRunning_lineReachesTheFileWithoutClosing() throws Exception {
+    CaptureWriter writer =
+        new CaptureWriter(config(1.0, false), clock, metrics, new DaemonThreadFactory("t")).start();
+    try {
+      writer.offer(call("user", "early"));
+      Eventually.await(
+          Duration.ofSeconds(5),
+          "the line in the file",
+          () -> {
+            try {
+              return read().size() == 1;
+            } catch (Exception e) {
+              return false;
+            }
+          });
+    } finally {
+      writer.close();
+    }
   }
 
   @Test
