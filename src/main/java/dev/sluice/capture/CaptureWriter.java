@@ -23,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * {@code --capture-file}: samples requests on the request thread (one random draw, one clock read,
  * one non-blocking {@link BlockingQueue#offer}) and writes them on its own thread ({@code
  * sluice-capture-0}) as {@link CapturedRequest} JSON lines, the format {@code sluice replay
- * --input} reads, in the file within about {@value #FLUSH_EVERY_MILLIS} ms. When the queue is full the
- * request is dropped and counted ({@code sluice_capture_requests_total{result="dropped"}}): a slow
- * disk never slows a decision. What a line keeps: timestamp, domain, each descriptor's entries and
- * the request's hits_addend; a descriptor's own hits_addend and limit override are not in the
+ * --input} reads, in the file within about {@value #FLUSH_EVERY_MILLIS} ms. When the queue is full
+ * the request is dropped and counted ({@code sluice_capture_requests_total{result="dropped"}}): a
+ * slow disk never slows a decision. What a line keeps: timestamp, domain, each descriptor's entries
+ * and the request's hits_addend; a descriptor's own hits_addend and limit override are not in the
  * format and are not captured. Thread-safe.
  */
 public final class CaptureWriter implements RequestCapture {
