@@ -51,7 +51,8 @@ public final class AdminProtos {
         .setRequestsPerUnit(ProtoValues.uint32(limit.requestsPerUnit()))
         .setUnit(limit.unit().name().toLowerCase(Locale.ROOT))
         .setAlgorithm(limit.algorithm().configName())
-        .setBurst(ProtoValues.uint32(limit.burst()));
+        .setBurst(ProtoValues.uint32(limit.burst()))
+        .setConsistency(limit.consistency().configName());
   }
 
   static ReloadError reloadError(RuleReloader.ReloadError error) {
