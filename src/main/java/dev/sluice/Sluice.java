@@ -34,6 +34,7 @@ import dev.sluice.live.LiveHandler;
 import dev.sluice.live.LiveStats;
 import dev.sluice.live.LiveStatus;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
@@ -358,10 +359,23 @@ public final class Sluice implements AutoCloseable {
         config.store().kind() == StoreKind.REDIS ? Optional.of(shared) : Optional.empty();
     SplitCounters split =
         new SplitCounters(
-                shares, fleet, config.limiter().instances(), scheduler, wait, metrics.consistency())
+                shares,
+                fleet,
+                config.limiter().instances(),
+                scheduler,
+                wait,
+                metrics.consistency(),
+                this::servesSplitLimits)
             .start();
     started.add(split);
     return new ConsistencyRouter(tracing.store(store), synced, split);
+  }
+
+  /** Whether the rules served now hold a split limit: only then does the heartbeat write. */
+  private boolean servesSplitLimits() {
+    return reloader.rules().rules().stream()
+        .anyMatch(
+            rule -> rule.limit().map(l -> l.consistency() == Consistency.SPLIT).orElse(false));
   }
 
   /** Rules from the management server; its callbacks and reconnects run on one thread. */

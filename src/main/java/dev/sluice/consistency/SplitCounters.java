@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Split consistency: each instance enforces {@code ceil(limit / N)} alone in an in-process store,
@@ -40,6 +41,7 @@ public final class SplitCounters implements AutoCloseable {
   private final Scheduler scheduler;
   private final Duration wait;
   private final ConsistencyMetrics metrics;
+  private final BooleanSupplier inUse;
   private final String instance = UUID.randomUUID().toString();
   private volatile int instances;
   private Scheduler.Cancellable beating; // guarded by this
@@ -48,6 +50,8 @@ public final class SplitCounters implements AutoCloseable {
    * @param local the in-process store the shares are counted in; closed by its owner
    * @param shared where live instances are counted; empty: always {@code instances}
    * @param instances N until a heartbeat answers, and always without one
+   * @param inUse whether the rules served hold a split limit; without one no heartbeat is sent, so
+   *     a fleet that uses no split limit writes no mark into Redis
    */
   public SplitCounters(
       CounterStore local,
@@ -55,7 +59,8 @@ public final class SplitCounters implements AutoCloseable {
       int instances,
       Scheduler scheduler,
       Duration wait,
-      ConsistencyMetrics metrics) {
+      ConsistencyMetrics metrics,
+      BooleanSupplier inUse) {
     if (instances < 1) {
       throw new IllegalArgumentException("instances must be >= 1: " + instances);
     }
@@ -65,6 +70,7 @@ public final class SplitCounters implements AutoCloseable {
     this.scheduler = scheduler;
     this.wait = wait;
     this.metrics = metrics;
+    this.inUse = inUse;
     metrics.splitInstances(instances);
   }
 
@@ -105,6 +111,9 @@ public final class SplitCounters implements AutoCloseable {
   }
 
   private void beat() {
+    if (!inUse.getAsBoolean()) {
+      return;
+    }
     try {
       long live =
           shared

@@ -41,7 +41,8 @@ class ConsistencyRouterTest {
           4,
           clock,
           Duration.ofSeconds(1),
-          metrics.consistency());
+          metrics.consistency(),
+          () -> true);
   private final ConsistencyRouter router = new ConsistencyRouter(exact, synced, split);
 
   @Test

@@ -34,7 +34,8 @@ class SplitCountersTest {
         instances,
         clock,
         Duration.ofSeconds(1),
-        metrics.consistency());
+        metrics.consistency(),
+        () -> true);
   }
 
   private static long allowed(SplitCounters on, int requests) {
@@ -74,6 +75,27 @@ class SplitCountersTest {
     assertThat(allowed(a, 10)).as("4 taken already, share now 6").isEqualTo(2);
     a.close();
     b.close();
+  }
+
+  @Test
+  void noSplitRuleServed_sendsNoHeartbeat() {
+    SplitCounters idle =
+        new SplitCounters(
+                new InMemoryCounterStore(clock, clock),
+                Optional.of(shared),
+                3,
+                clock,
+                Duration.ofSeconds(1),
+                metrics.consistency(),
+                () -> false)
+            .start();
+    clock.advance(SplitCounters.HEARTBEAT.multipliedBy(3));
+
+    assertThat(shared.store.heartbeat("probe", SplitCounters.MARK_TTL).join())
+        .as("only the probe's own mark")
+        .isEqualTo(1);
+    assertThat(idle.instances()).isEqualTo(3);
+    idle.close();
   }
 
   @Test
