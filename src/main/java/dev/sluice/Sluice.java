@@ -50,6 +50,8 @@ import dev.sluice.service.RequestMapping;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
 import dev.sluice.store.GuardedStore;
+import dev.sluice.store.NamedStore;
+import dev.sluice.store.UnitSplitStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -123,6 +125,7 @@ public final class Sluice implements AutoCloseable {
   private Optional<XdsRuleClient> xds = Optional.empty();
   private Tracing tracing = Tracing.off();
   private GuardedStore store;
+  private Optional<GuardedStore> perSecond = Optional.empty();
   private SyncedCounters synced;
   private CounterStore routed;
   private GrpcServer grpc;
@@ -181,6 +184,7 @@ public final class Sluice implements AutoCloseable {
     started.add(store);
     boolean storeUp = store.checkAtStartup();
     store.start();
+    perSecond = openPerSecond(clock, scheduler);
     routed = consistencyRouter(backend, clock, scheduler);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter =
@@ -321,6 +325,31 @@ public final class Sluice implements AutoCloseable {
         .start();
   }
 
+  /**
+   * The reference's per-second Redis, guarded by a breaker of its own ({@code redis_per_second} in
+   * metrics and health), so its outage fails only requests with second limits.
+   */
+  private Optional<GuardedStore> openPerSecond(Clock clock, Scheduler scheduler) {
+    if (config.store().perSecondRedis().isEmpty()) {
+      return Optional.empty();
+    }
+    CounterStore backend =
+        new NamedStore(
+            new RedisCounterStore(
+                    config.store().perSecondRedis().get(),
+                    clock,
+                    new DaemonThreadFactory("sluice-redis-per-second-lane"),
+                    tracing.batches())
+                .start(),
+            "redis_per_second");
+    GuardedStore guarded = new GuardedStore(backend, config.store().breaker(), metrics, scheduler);
+    started.add(guarded);
+    if (!guarded.checkAtStartup()) {
+      log.warn("per-second Redis unreachable at startup ({})", guarded.lastError());
+    }
+    return Optional.of(guarded.start());
+  }
+
   private RateLimiter.StoreChoice stores(Clock clock, Scheduler scheduler) {
     OverLimitCache overLimit = OverLimitCache.of(config.limiter().localCacheSize(), clock, metrics);
     Optional<CounterStore> fallback = Optional.empty();
@@ -368,7 +397,11 @@ public final class Sluice implements AutoCloseable {
                 this::servesSplitLimits)
             .start();
     started.add(split);
-    return new ConsistencyRouter(tracing.store(store), synced, split);
+    // Synced and split counters stay on the main store; exact hits of second limits go to the
+    // per-second Redis when there is one.
+    CounterStore exact =
+        perSecond.<CounterStore>map(second -> new UnitSplitStore(store, second)).orElse(store);
+    return new ConsistencyRouter(tracing.store(exact), synced, split);
   }
 
   /** Whether the rules served now hold a split limit: only then does the heartbeat write. */
@@ -451,6 +484,20 @@ public final class Sluice implements AutoCloseable {
               + config.limiter().failureMode().configName()
               + "'");
     }
+    perSecond
+        .filter(second -> !second.available())
+        .ifPresent(
+            second ->
+                problems.add(
+                    "store "
+                        + second.kind()
+                        + " unavailable (circuit "
+                        + second.state()
+                        + ": "
+                        + second.lastError()
+                        + "); requests with second limits answered by failure mode '"
+                        + config.limiter().failureMode().configName()
+                        + "'"));
     List<String> degraded = new ArrayList<>();
     if (synced != null) {
       synced

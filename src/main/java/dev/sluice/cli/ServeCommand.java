@@ -154,6 +154,40 @@ final class ServeCommand implements Callable<Integer> {
   String keyPrefix;
 
   @Option(
+      names = "--per-second-redis-url",
+      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_URL:-}",
+      description =
+          "A second Redis for limits whose unit is second (the reference's REDIS_PERSECOND), same"
+              + " URL forms as --redis-url; TLS files, key prefix, queue and jitter as for"
+              + " --redis-url (env SLUICE_PER_SECOND_REDIS_URL, default none: one Redis).")
+  String perSecondRedisUrl;
+
+  @Option(
+      names = "--per-second-redis-connections",
+      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_CONNECTIONS:-2}",
+      description =
+          "Connections to the per-second Redis (env SLUICE_PER_SECOND_REDIS_CONNECTIONS, default"
+              + " ${DEFAULT-VALUE}).")
+  int perSecondRedisConnections;
+
+  @Option(
+      names = "--per-second-redis-timeout",
+      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_TIMEOUT:-10ms}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Connect and read timeout of the per-second Redis (env SLUICE_PER_SECOND_REDIS_TIMEOUT,"
+              + " default ${DEFAULT-VALUE}).")
+  Duration perSecondRedisTimeout;
+
+  @Option(
+      names = "--per-second-redis-sentinel-password",
+      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_SENTINEL_PASSWORD}",
+      description =
+          "Password of the per-second Redis's sentinels (env"
+              + " SLUICE_PER_SECOND_REDIS_SENTINEL_PASSWORD, default none).")
+  String perSecondRedisSentinelPassword;
+
+  @Option(
       names = "--expiration-jitter",
       defaultValue = "${env:SLUICE_EXPIRATION_JITTER:-0s}",
       converter = Converters.DurationConverter.class,
@@ -456,6 +490,23 @@ final class ServeCommand implements Callable<Integer> {
     return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
   }
 
+  /** The per-second Redis: the main one's settings, with its own address, pool and timeout. */
+  private Optional<RedisConfig> perSecond(RedisConfig main) {
+    if (perSecondRedisUrl.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new RedisConfig(
+            RedisEndpoint.parse(perSecondRedisUrl),
+            main.tls(),
+            Optional.ofNullable(perSecondRedisSentinelPassword).map(Secret::of),
+            perSecondRedisTimeout,
+            perSecondRedisConnections,
+            main.keyPrefix(),
+            main.maxQueuedHits(),
+            main.expirationJitter()));
+  }
+
   /** Builds the validated settings; a bad value is a usage error naming it. */
   ServeConfig toConfig() {
     if ("file".equalsIgnoreCase(xds.source.trim()) && !Files.exists(rules.config)) {
@@ -463,6 +514,20 @@ final class ServeCommand implements Callable<Integer> {
       throw new StartupException("config path does not exist: " + rules.config);
     }
     try {
+      RedisConfig redis =
+          new RedisConfig(
+              redisUrl,
+              new RedisTls(
+                  Optional.ofNullable(redisTlsCa),
+                  Optional.ofNullable(redisTlsCert),
+                  Optional.ofNullable(redisTlsKey),
+                  redisTlsInsecure),
+              Optional.ofNullable(redisSentinelPassword).map(Secret::of),
+              redisTimeout,
+              redisConnections,
+              keyPrefix,
+              overload.redisMaxQueuedHits,
+              expirationJitter);
       return new ServeConfig(
           new RulesConfig(
               rules.config,
@@ -471,22 +536,7 @@ final class ServeCommand implements Callable<Integer> {
               rules.allowEmptyRules,
               rules.mergeDomains),
           new StoreConfig(
-              store,
-              new RedisConfig(
-                  redisUrl,
-                  new RedisTls(
-                      Optional.ofNullable(redisTlsCa),
-                      Optional.ofNullable(redisTlsCert),
-                      Optional.ofNullable(redisTlsKey),
-                      redisTlsInsecure),
-                  Optional.ofNullable(redisSentinelPassword).map(Secret::of),
-                  redisTimeout,
-                  redisConnections,
-                  keyPrefix,
-                  overload.redisMaxQueuedHits,
-                  expirationJitter),
-              overload.breaker(),
-              capacity.memoryMaxCounters),
+              store, redis, overload.breaker(), capacity.memoryMaxCounters, perSecond(redis)),
           new ServerConfig(
               grpcPort,
               httpPort,

@@ -191,6 +191,31 @@ class ReferenceEnvironmentTest {
   }
 
   @Test
+  void perSecondRedis_mapsOntoASecondRedisConfig() {
+    Map<String, String> env =
+        Map.of(
+            "REDIS_URL", "main:6379",
+            "REDIS_SOCKET_TYPE", "tcp",
+            "CACHE_KEY_PREFIX", "p_",
+            "REDIS_PERSECOND", "true",
+            "REDIS_PERSECOND_SOCKET_TYPE", "tcp",
+            "REDIS_PERSECOND_URL", "fast:6380",
+            "REDIS_PERSECOND_AUTH", "secret",
+            "REDIS_PERSECOND_POOL_SIZE", "4",
+            "REDIS_PERSECOND_TIMEOUT", "50ms");
+    ServeConfig config = serve(env);
+
+    var second = config.store().perSecondRedis().orElseThrow();
+    assertThat(second.endpoint().address().toString()).contains("fast").contains("6380");
+    assertThat(second.connections()).isEqualTo(4);
+    assertThat(second.timeout()).isEqualTo(Duration.ofMillis(50));
+    assertThat(second.keyPrefix()).isEqualTo("p_");
+    assertThat(second.toString()).doesNotContain("secret");
+    assertThat(warnings(env)).isEmpty();
+    assertThat(serve(Map.of("REDIS_URL", "main:6379")).store().perSecondRedis()).isEmpty();
+  }
+
+  @Test
   void notImplementedVariables_areNamedInOneWarningLine() {
     String line =
         warnings(

@@ -42,6 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ReferenceMigrationIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
 
+  /** The reference's per-second Redis (REDIS_PERSECOND). */
+  @RegisterExtension static final RedisServerExtension perSecondRedis = new RedisServerExtension();
+
   private static final Path JAR = Path.of("target/sluice.jar").toAbsolutePath();
   private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
   private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -309,6 +312,61 @@ class ReferenceMigrationIT {
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  /** REDIS_PERSECOND: second limits on the second Redis, the others on the main one. */
+  @Test
+  void perSecondRedis_secondLimitsThere_othersOnTheMainRedis() throws Exception {
+    Path rules = Files.createDirectories(tmp.resolve("runtime/current/config"));
+    Files.writeString(
+        rules.resolve("split.yaml"),
+        """
+        domain: split
+        descriptors:
+          - key: fast
+            rate_limit: {unit: second, requests_per_unit: 1}
+          - key: slow
+            rate_limit: {unit: minute, requests_per_unit: 5}
+        """);
+    int httpPort = freePort();
+    int grpcPort = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("RUNTIME_ROOT", tmp.resolve("runtime/current").toString());
+    env.put("RUNTIME_SUBDIRECTORY", "");
+    env.put("PORT", String.valueOf(httpPort));
+    env.put("GRPC_PORT", String.valueOf(grpcPort));
+    env.put("REDIS_SOCKET_TYPE", "tcp");
+    env.put("REDIS_URL", redis.host() + ":" + redis.port());
+    env.put("REDIS_TIMEOUT", "1s");
+    env.put("REDIS_PERSECOND", "true");
+    env.put("REDIS_PERSECOND_SOCKET_TYPE", "tcp");
+    env.put("REDIS_PERSECOND_URL", perSecondRedis.host() + ":" + perSecondRedis.port());
+    env.put("REDIS_PERSECOND_TIMEOUT", "1s");
+    env.put("CACHE_KEY_PREFIX", "split_");
+    Path stdout = tmp.resolve("split-stdout");
+    start(env, stdout);
+    Eventually.await(DEADLINE, "ready line", () -> read(stdout).contains("Sluice ready"));
+    assertThat(read(stdout)).doesNotContain("reference variables not implemented");
+
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+    try {
+      var rls =
+          RateLimitServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+      RateLimitResponse both =
+          rls.shouldRateLimit(request("split", descriptor("fast", "f"), descriptor("slow", "s")));
+      assertThat(both.getOverallCode()).isEqualTo(RateLimitResponse.Code.OK);
+      assertThat(both.getStatuses(0).getCurrentLimit().getRequestsPerUnit()).isEqualTo(1);
+      assertThat(both.getStatuses(1).getLimitRemaining()).isEqualTo(4);
+    } finally {
+      channel.shutdownNow();
+    }
+    try (var main = redis.client();
+        var second = perSecondRedis.client()) {
+      assertThat(second.keys("split_*")).hasSize(1).allSatisfy(k -> assertThat(k).contains("fast"));
+      assertThat(main.keys("split_*")).hasSize(1).allSatisfy(k -> assertThat(k).contains("slow"));
+    }
+    assertThat(get(httpPort, "/metrics").body()).contains("store=\"redis_per_second\"");
   }
 
   private static final String BEHAVIOUR_RULES =
