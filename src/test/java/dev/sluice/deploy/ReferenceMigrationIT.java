@@ -363,8 +363,12 @@ class ReferenceMigrationIT {
     }
     try (var main = redis.client();
         var second = perSecondRedis.client()) {
-      assertThat(second.keys("split_fw|*")).hasSize(1).allSatisfy(k -> assertThat(k).contains("fast"));
-      assertThat(main.keys("split_fw|*")).hasSize(1).allSatisfy(k -> assertThat(k).contains("slow"));
+      assertThat(second.keys("split_fw|*"))
+          .hasSize(1)
+          .allSatisfy(k -> assertThat(k).contains("fast"));
+      assertThat(main.keys("split_fw|*"))
+          .hasSize(1)
+          .allSatisfy(k -> assertThat(k).contains("slow"));
     }
     assertThat(get(httpPort, "/metrics").body()).contains("store=\"redis_per_second\"");
   }
