@@ -18,8 +18,8 @@ public final class NamedStore implements CounterStore {
   }
 
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
-    return delegate.acquire(hits);
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    return delegate.acquire(charge);
   }
 
   @Override

@@ -23,37 +23,48 @@ public final class UnitSplitStore implements CounterStore {
   }
 
   /**
-   * Usages in the order of {@code hits}. The future completes on the thread that completed the
-   * later of the two calls; it fails when either fails (hits sent to the other may still have
-   * counted, as when a pipeline is cut off).
+   * Usages in the order of {@code charge.hits()}. A group goes to the per-second store when all its
+   * limits are per second; a group mixing units stays on the main one. A charge that decides over
+   * the whole request at once ({@code charge_denied: false}) and spans both goes whole to the main
+   * store, so it stays one atomic step. The future completes on the thread that completed the later
+   * of the two calls; it fails when either fails (hits sent to the other may still have counted, as
+   * when a pipeline is cut off).
    */
   @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
-    List<Hit> seconds = new ArrayList<>();
-    List<Hit> others = new ArrayList<>();
-    for (Hit hit : hits) {
-      (perSecond(hit) ? seconds : others).add(hit);
+  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    List<Charge.Group> seconds = new ArrayList<>();
+    List<Charge.Group> others = new ArrayList<>();
+    boolean wholeRequest = false;
+    for (Charge.Group group : charge.groups()) {
+      (perSecond(group) ? seconds : others).add(group);
+      wholeRequest |= group.policy() == Charge.Policy.WITH_REQUEST;
     }
-    if (seconds.isEmpty()) {
-      return rest.acquire(hits);
+    if (seconds.isEmpty() || (wholeRequest && !others.isEmpty())) {
+      return rest.acquire(charge);
     }
     if (others.isEmpty()) {
-      return perSecond.acquire(hits);
+      return perSecond.acquire(charge);
     }
-    CompletableFuture<List<Usage>> fromRest = rest.acquire(others);
-    CompletableFuture<List<Usage>> fromPerSecond = perSecond.acquire(seconds);
-    return fromRest.thenCombine(fromPerSecond, (a, b) -> merge(hits, a, b));
+    CompletableFuture<List<Usage>> fromRest = rest.acquire(new Charge(others));
+    CompletableFuture<List<Usage>> fromPerSecond = perSecond.acquire(new Charge(seconds));
+    return fromRest.thenCombine(fromPerSecond, (a, b) -> merge(charge, a, b));
   }
 
-  /** Puts the two parts back in request order: each part kept the order of its hits. */
-  private static List<Usage> merge(List<Hit> hits, List<Usage> rest, List<Usage> perSecond) {
-    List<Usage> usages = new ArrayList<>(hits.size());
+  /** Puts the two parts back in request order: each part kept the order of its groups. */
+  private static List<Usage> merge(Charge charge, List<Usage> rest, List<Usage> perSecond) {
+    List<Usage> usages = new ArrayList<>(rest.size() + perSecond.size());
     int r = 0;
     int s = 0;
-    for (Hit hit : hits) {
-      usages.add(perSecond(hit) ? perSecond.get(s++) : rest.get(r++));
+    for (Charge.Group group : charge.groups()) {
+      for (int i = 0; i < group.hits().size(); i++) {
+        usages.add(perSecond(group) ? perSecond.get(s++) : rest.get(r++));
+      }
     }
     return usages;
+  }
+
+  private static boolean perSecond(Charge.Group group) {
+    return !group.hits().isEmpty() && group.hits().stream().allMatch(UnitSplitStore::perSecond);
   }
 
   private static boolean perSecond(Hit hit) {

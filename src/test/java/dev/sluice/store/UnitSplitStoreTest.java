@@ -67,7 +67,7 @@ class UnitSplitStoreTest {
   /** A per-second Redis that is down. */
   private static final class Failing implements CounterStore {
     @Override
-    public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+    public CompletableFuture<List<Usage>> acquire(Charge charge) {
       return CompletableFuture.failedFuture(new StoreException("per-second redis down"));
     }
 
