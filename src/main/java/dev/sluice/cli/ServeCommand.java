@@ -134,7 +134,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--redis-timeout",
-      defaultValue = "${env:SLUICE_REDIS_TIMEOUT:-10ms}",
+      defaultValue = "${env:SLUICE_REDIS_TIMEOUT:-100ms}",
       converter = Converters.DurationConverter.class,
       description =
           "Connect and read timeout of one Redis round trip (env SLUICE_REDIS_TIMEOUT, default ${DEFAULT-VALUE}).")

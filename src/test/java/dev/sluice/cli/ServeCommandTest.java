@@ -23,7 +23,7 @@ class ServeCommandTest {
     ServeConfig config = parse();
     assertThat(config.store().redis().endpoint())
         .isEqualTo(RedisEndpoint.Standalone.of("localhost", 6379));
-    assertThat(config.store().redis().timeout()).isEqualTo(Duration.ofMillis(10));
+    assertThat(config.store().redis().timeout()).isEqualTo(Duration.ofMillis(100));
     assertThat(config.store().redis().connections()).isEqualTo(2);
     assertThat(config.server().grpcThreads())
         .isEqualTo(ServerConfig.defaultGrpcThreads(Runtime.getRuntime().availableProcessors()))

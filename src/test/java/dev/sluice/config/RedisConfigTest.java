@@ -40,7 +40,7 @@ class RedisConfigTest {
   void defaults_areTheDocumentedOnes() {
     RedisConfig defaults = RedisConfig.defaults();
     assertThat(defaults.endpoint()).isEqualTo(RedisEndpoint.Standalone.of("localhost", 6379));
-    assertThat(defaults.timeout()).isEqualTo(Duration.ofMillis(10));
+    assertThat(defaults.timeout()).isEqualTo(Duration.ofMillis(100));
     assertThat(defaults.connections()).isEqualTo(2);
     assertThat(defaults.keyPrefix()).isEmpty();
   }
