@@ -8,6 +8,9 @@
 -- ARGV[2]  refill per window (requests_per_unit), tokens
 -- ARGV[3]  window length, seconds
 -- ARGV[4]  hits to take, tokens (0 only reads the bucket)
+-- ARGV[5]  optional: the time, microseconds since the epoch. Sluice never sends it (instances with
+--          skewed clocks would disagree); the fuzz test of this script against TokenBucketState
+--          does, to run both at the same instant.
 --
 -- Time is Redis's own TIME, never the caller's clock, so every instance sees one clock.
 -- Writes the hash (HSET) and expires it (PEXPIRE) when the bucket would be full again, at least
@@ -28,8 +31,13 @@ local window_micros = tonumber(ARGV[3]) * 1000000
 local hits = tonumber(ARGV[4])
 local rate = per_window / window_micros -- tokens per microsecond
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local now
+if ARGV[5] then
+  now = tonumber(ARGV[5])
+else
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
 
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1])
@@ -39,7 +47,10 @@ if tokens == nil or at == nil then
   at = now
 end
 
--- Microseconds until `missing` tokens have dripped in; a bucket that never refills says a window.
+-- Microseconds until `missing` tokens have dripped in, at most the largest double below 2^63
+-- (about 292,000 years: a reply above 2^63 would reach the caller as -2^63); a bucket that never
+-- refills says a window.
+local max_wait = 9223372036854774784
 local function micros_until(missing)
   if missing <= 0 then
     return 0
@@ -47,7 +58,7 @@ local function micros_until(missing)
   if rate <= 0 then
     return window_micros
   end
-  return math.ceil(missing / rate)
+  return math.min(max_wait, math.ceil(missing / rate))
 end
 
 local elapsed = math.max(0, now - at)

@@ -38,10 +38,11 @@ public record RedisConfig(
     Duration expirationJitter) {
   /**
    * Above the stalls of a busy node, so that a slow reply is not failed (issue 11.12: with 10 ms,
-   * 1-20 % of calls failed on 2 shared cores while Redis was healthy); a hung or dead Redis is
-   * the breaker's to catch, and Envoy's own filter timeout bounds what a caller waits.
+   * 1-20 % of calls failed on 2 shared cores while Redis was healthy); a hung or dead Redis is the
+   * breaker's to catch, and Envoy's own filter timeout bounds what a caller waits.
    */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(100);
+
   public static final int DEFAULT_CONNECTIONS = 2;
 
   /**

@@ -55,13 +55,22 @@ public record TokenBucketState(double tokens, long atMicros) {
     long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
     Usage usage =
         new Usage(!allowed, whole, Duration.of(untilReset, ChronoUnit.MICROS), countAfter);
-    long ttlMillis = Math.max(1, (untilFull + 999) / 1000);
+    // In doubles, as the script computes it, so both keep a bucket to the same millisecond.
+    long ttlMillis = (long) Math.max(1, Math.floor(((double) untilFull + 999) / 1000));
     return new Take(new TokenBucketState(left, nowMicros), usage, ttlMillis);
   }
 
   /**
-   * Microseconds until {@code missing} tokens have dripped in; a bucket that never refills says a
-   * window.
+   * The longest wait reported, the largest double below 2^63 microseconds (about 292,000 years), so
+   * the Lua twin, whose numbers are doubles, reports the same. A burst of 2^32 tokens at 16 a day
+   * is billions of years, past a long: Redis turned it into -2^63 (found by
+   * TokenBucketArithmeticFuzzTest).
+   */
+  static final double MAX_WAIT_MICROS = Math.nextDown(0x1p63);
+
+  /**
+   * Microseconds until {@code missing} tokens have dripped in, at most {@link #MAX_WAIT_MICROS}; a
+   * bucket that never refills says a window.
    */
   private static long microsUntil(double missing, double ratePerMicro, long windowMicros) {
     if (missing <= 0) {
@@ -70,6 +79,6 @@ public record TokenBucketState(double tokens, long atMicros) {
     if (ratePerMicro <= 0) {
       return windowMicros;
     }
-    return (long) Math.ceil(missing / ratePerMicro);
+    return (long) Math.min(MAX_WAIT_MICROS, Math.ceil(missing / ratePerMicro));
   }
 }
