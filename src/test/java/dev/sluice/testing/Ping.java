@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /** Waits for a Redis to answer PING, polling with a deadline. */
@@ -33,6 +34,11 @@ final class Ping {
         if ("PONG".equals(jedis.ping())) {
           return;
         }
+      } catch (JedisDataException e) {
+        if (String.valueOf(e.getMessage()).startsWith("NOAUTH")) {
+          return; // up, and wants a password (requirepass)
+        }
+        last = e;
       } catch (JedisException e) {
         last = e;
       }

@@ -128,6 +128,14 @@ public final class RedisSentinelExtension implements BeforeAllCallback, AfterAll
     return sentinels.stream().map(s -> s.host() + ":" + s.port()).collect(Collectors.joining(","));
   }
 
+  /** Every data node that is running, master and replica. */
+  public List<HostAndPort> dataNodes() {
+    return data.stream()
+        .filter(RedisProcess::alive)
+        .map(n -> new HostAndPort(n.host(), n.port()))
+        .toList();
+  }
+
   /** The master as the first sentinel names it now. */
   public HostAndPort master() {
     try (Jedis sentinel = sentinelClient(sentinels.get(0))) {
@@ -151,11 +159,62 @@ public final class RedisSentinelExtension implements BeforeAllCallback, AfterAll
    */
   public HostAndPort failover() {
     HostAndPort before = master();
+    awaitReplicaInSync(before);
     try (Jedis sentinel = sentinelClient(sentinels.get(0))) {
       sentinel.sendCommand(redis.clients.jedis.Protocol.Command.SENTINEL, "FAILOVER", MASTER_NAME);
     }
     Eventually.await(SETTLED, "a new master named by every sentinel", () -> moved(before));
     return master();
+  }
+
+  /**
+   * Kills the master (SIGKILL) once its replica is in sync, and waits until every sentinel names
+   * the replica as the new master and it accepts writes. The killed node stays down.
+   *
+   * @return the new master
+   */
+  public HostAndPort killMaster() {
+    HostAndPort before = master();
+    awaitReplicaInSync(before);
+    data.stream().filter(node -> node.port() == before.getPort()).findFirst().orElseThrow().kill();
+    Eventually.await(SETTLED, "a new master named by every sentinel", () -> moved(before));
+    return master();
+  }
+
+  /**
+   * Waits until the master's replica has its link up and has acknowledged everything the master had
+   * written when this was called: a failover then starts from a replica with the data, and what is
+   * lost is only what is written from now on (replication is asynchronous).
+   */
+  public void awaitReplicaInSync(HostAndPort master) {
+    long offset;
+    try (Jedis jedis = client(master)) {
+      offset = field(jedis.info("replication"), "master_repl_offset");
+    }
+    Eventually.await(
+        SETTLED,
+        "the replica of " + master + " to be in sync at offset " + offset,
+        () -> {
+          try (Jedis jedis = client(master)) {
+            String info = jedis.info("replication");
+            // slave0:ip=...,port=...,state=online,offset=N,lag=0
+            int at = info.indexOf("slave0:");
+            if (at < 0 || !info.substring(at).startsWith("slave0:ip=")) {
+              return false;
+            }
+            String line = info.substring(at, info.indexOf('\n', at)).trim();
+            long acked = Long.parseLong(line.replaceAll(".*offset=(\\d+).*", "$1"));
+            return line.contains("state=online") && acked >= offset;
+          } catch (RuntimeException e) {
+            return false;
+          }
+        });
+  }
+
+  private static long field(String info, String name) {
+    int at = info.indexOf(name + ":");
+    int end = info.indexOf('\r', at);
+    return Long.parseLong(info.substring(at + name.length() + 1, end).trim());
   }
 
   private boolean moved(HostAndPort before) {
@@ -176,11 +235,18 @@ public final class RedisSentinelExtension implements BeforeAllCallback, AfterAll
     }
   }
 
+  private boolean replicaLinkUp() {
+    try (Jedis replica = client(new HostAndPort(data.get(1).host(), data.get(1).port()))) {
+      return replica.info("replication").contains("master_link_status:up");
+    }
+  }
+
   private boolean settled() {
     try {
       for (RedisProcess each : sentinels) {
         try (Jedis sentinel = sentinelClient(each)) {
           if (sentinel.sentinelReplicas(MASTER_NAME).isEmpty()
+              || !replicaLinkUp()
               || sentinel.sentinelSentinels(MASTER_NAME).size() < SENTINELS - 1) {
             return false;
           }

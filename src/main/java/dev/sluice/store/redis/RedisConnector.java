@@ -5,13 +5,16 @@ import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.Secret;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.DefaultJedisSocketFactory;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisSocketFactory;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -83,6 +86,29 @@ final class RedisConnector implements Supplier<Connection> {
    */
   Supplier<Connection> to(HostAndPort node) {
     return () -> ready(() -> new Connection(node, config), node.toString());
+  }
+
+  /**
+   * Like {@link #to}, but the connection's socket is only (re)opened while {@code stillWanted} says
+   * so. Jedis's {@link Connection} silently reopens a closed socket to the same node on its next
+   * command, so closing a lane's connection to a demoted master is not enough: its PING would
+   * reconnect there and the lane would go on writing to a master whose writes are lost.
+   */
+  Supplier<Connection> to(HostAndPort node, BooleanSupplier stillWanted) {
+    JedisSocketFactory sockets = new DefaultJedisSocketFactory(node, config);
+    return () ->
+        ready(
+            () ->
+                new Connection(
+                    () -> {
+                      if (!stillWanted.getAsBoolean()) {
+                        throw new JedisConnectionException(
+                            node + " is no longer the master; not reconnecting to it");
+                      }
+                      return sockets.createSocket();
+                    },
+                    config),
+            node.toString());
   }
 
   /** A connection with nothing more than the client settings, e.g. for asking for the slot map. */

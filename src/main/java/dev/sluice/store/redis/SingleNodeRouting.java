@@ -22,6 +22,7 @@ final class SingleNodeRouting implements NodeRouting {
 
   @Override
   public void start() {
+    topology.start();
     Lanes.start(lanes, topology.address());
   }
 
@@ -49,6 +50,11 @@ final class SingleNodeRouting implements NodeRouting {
   @Override
   public List<PipelineLane> checkedLanes() {
     return List.of(leastLoaded());
+  }
+
+  @Override
+  public void stale() {
+    topology.stale();
   }
 
   private PipelineLane leastLoaded() {
