@@ -135,7 +135,8 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
       return new ClusterRouting(connector, cluster, lanes);
     }
     AtomicLong breaks = new AtomicLong();
-    RedisTopology topology = new RedisTopology(connector, settings.endpoint(), breaks, lanes.threads());
+    RedisTopology topology =
+        new RedisTopology(connector, settings.endpoint(), breaks, lanes.threads());
     return new SingleNodeRouting(lanes.create(address, topology, breaks), topology);
   }
 
