@@ -268,7 +268,7 @@ if quota > 0 and quota_refused == quota then
   request_refused = true
 end
 
--- Pass 2: charge in order on the stored values; read the rest after.
+-- Pass 2: in order on the stored values, charge the charged hits and read the others.
 local stored = {}
 for _, h in ipairs(hits) do
   local group = h.group
@@ -285,11 +285,8 @@ for _, h in ipairs(hits) do
     algo[h.algorithm].write(h, h.hits, take.next)
     stored[h.key] = take.next
     h.reply = {take.fits and 1 or 0, 1, take.remaining, take.reset, take.count, h.index}
-  end
-end
-local reply = {}
-for _, h in ipairs(hits) do
-  if not h.charged then
+  else
+    -- What the hits before it left, in request order, as the per-hit scripts answer.
     local look = algo[h.algorithm].take(h, state_of(stored, h), 0)
     local first = h.first_take
     local reset = first.reset
@@ -298,6 +295,9 @@ for _, h in ipairs(hits) do
     end
     h.reply = {first.fits and 1 or 0, 0, look.remaining, reset, first.count, h.index}
   end
+end
+local reply = {}
+for _, h in ipairs(hits) do
   for _, value in ipairs(h.reply) do
     reply[#reply + 1] = value
   end

@@ -61,28 +61,21 @@ final class LockedCharge {
       }
     }
     boolean[][] charged = Charge.decide(groups, fits, chargesRefused);
-    Usage[][] usages = new Usage[groups.size()][];
+    // In request order, as the script does: a hit that is not charged reports what the hits
+    // before it left, not what the whole request leaves (a counter named twice in one request).
+    List<Usage> answers = new ArrayList<>();
     for (int g = 0; g < groups.size(); g++) {
-      usages[g] = new Usage[groups.get(g).hits().size()];
-      for (int i = 0; i < usages[g].length; i++) {
+      for (int i = 0; i < groups.get(g).hits().size(); i++) {
+        Hit hit = groups.get(g).hits().get(i);
         if (charged[g][i]) {
-          Hit hit = groups.get(g).hits().get(i);
           MemoryCounter.Step step =
               CountingAlgorithm.of(hit.limit().algorithm())
                   .takeInMemory(counters.get(hit.key()), hit, now);
           counters.put(hit.key(), step.next());
-          usages[g][i] = step.usage();
+          answers.add(step.usage());
+        } else {
+          answers.add(uncharged(hit, first[g][i], counters, now));
         }
-      }
-    }
-    List<Usage> answers = new ArrayList<>();
-    for (int g = 0; g < groups.size(); g++) {
-      for (int i = 0; i < usages[g].length; i++) {
-        Usage usage = usages[g][i];
-        if (usage == null) {
-          usage = uncharged(groups.get(g).hits().get(i), first[g][i], counters, now);
-        }
-        answers.add(usage);
       }
     }
     return answers;
