@@ -172,7 +172,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--per-second-redis-timeout",
-      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_TIMEOUT:-10ms}",
+      defaultValue = "${env:SLUICE_PER_SECOND_REDIS_TIMEOUT:-100ms}",
       converter = Converters.DurationConverter.class,
       description =
           "Connect and read timeout of the per-second Redis (env SLUICE_PER_SECOND_REDIS_TIMEOUT,"
