@@ -85,6 +85,15 @@ class LivePageTokenIT {
   private static void awaitTrue(HeadlessChromium.Page page, String expression)
       throws InterruptedException {
     Eventually.await(
-        Duration.ofSeconds(15), expression, () -> page.evaluate(expression).getAsBoolean());
+        Duration.ofSeconds(15),
+        expression,
+        // Null-safe: until the page has loaded, its elements are not there yet and the bare
+        // expression throws (which once failed the test on a fast machine).
+        () ->
+            page.evaluate(
+                    "(() => { try { return !!("
+                        + expression
+                        + "); } catch (e) { return false; } })()")
+                .getAsBoolean());
   }
 }
