@@ -3,6 +3,7 @@ package dev.sluice.store.redis;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
+import dev.sluice.testing.Eventually;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,6 +104,17 @@ final class ClusterLoad implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Waits until every key has been answered once, so a topology change that follows meets keys that
+   * exist (a fixed sleep waited too long on a quiet machine and maybe too little on a busy one).
+   */
+  void awaitEveryKeyAnswered() {
+    Eventually.await(
+        Duration.ofSeconds(10),
+        "every key answered once",
+        () -> counts.values().stream().allMatch(tally -> tally.get(ANSWERED) > 0));
   }
 
   /** From now on failures count as after the change. */

@@ -220,7 +220,7 @@ class RedisClusterIT {
     }
     ClusterLoad load = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
     try {
-      Thread.sleep(300); // every key exists on the source before it moves
+      load.awaitEveryKeyAnswered(); // every key exists on the source before it moves
       for (int slot : range) {
         cluster.migrateSlot(slot, target, ClusterLoad::pause);
       }
@@ -332,7 +332,7 @@ class RedisClusterIT {
     ClusterLoad planned = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
     HostAndPort promoted;
     try {
-      Thread.sleep(300);
+      planned.awaitEveryKeyAnswered();
       promoted = cluster.failover(order.get(0));
       awaitServingAll(store, byMaster.get(order.get(0)));
       planned.settled();
@@ -355,7 +355,7 @@ class RedisClusterIT {
     HostAndPort victim = order.get(1);
     ClusterLoad killed = new ClusterLoad(store, requests, ANSWER_WITHIN).start(16);
     try {
-      Thread.sleep(300);
+      killed.awaitEveryKeyAnswered();
       cluster.killMaster(victim);
       awaitServingAll(store, byMaster.get(victim));
       killed.settled();

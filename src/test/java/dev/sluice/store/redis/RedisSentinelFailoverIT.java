@@ -99,7 +99,7 @@ class RedisSentinelFailoverIT {
     ClusterLoad load = new ClusterLoad(store, requests, ANSWER_WITHIN).start(THREADS);
     HostAndPort after;
     try {
-      Thread.sleep(300);
+      load.awaitEveryKeyAnswered();
       after = failover.get();
       awaitCountingOn(store, hits.get(0), after);
       load.settled();
