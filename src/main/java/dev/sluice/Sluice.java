@@ -14,27 +14,19 @@ import dev.sluice.admin.MetricsHandler;
 import dev.sluice.admin.ReadGuard;
 import dev.sluice.admin.RlconfigHandler;
 import dev.sluice.admin.RulesHandler;
+import dev.sluice.assembly.LimiterStack;
 import dev.sluice.capture.CaptureWriter;
 import dev.sluice.capture.RequestCapture;
 import dev.sluice.config.AccessConfig;
-import dev.sluice.config.ConsistencyConfig;
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.config.StoreConfig;
-import dev.sluice.config.StoreKind;
 import dev.sluice.config.XdsConfig;
-import dev.sluice.consistency.ConsistencyRouter;
-import dev.sluice.consistency.SplitCounters;
-import dev.sluice.consistency.SyncedCounters;
 import dev.sluice.explain.Explainer;
 import dev.sluice.explain.RequestExplainer;
-import dev.sluice.limiter.OverLimitCache;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.live.LiveHandler;
 import dev.sluice.live.LiveStats;
 import dev.sluice.live.LiveStatus;
 import dev.sluice.metrics.SluiceMetrics;
-import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
@@ -47,12 +39,7 @@ import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.service.RequestMapping;
-import dev.sluice.store.CounterStore;
-import dev.sluice.store.CounterSync;
 import dev.sluice.store.GuardedStore;
-import dev.sluice.store.NamedStore;
-import dev.sluice.store.UnitSplitStore;
-import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
 import dev.sluice.threads.ExecutorScheduler;
@@ -69,7 +56,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
@@ -109,14 +95,6 @@ public final class Sluice implements AutoCloseable {
 
   private static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
 
-  /**
-   * The one choice of the thread a request's return leg runs on once the store answered (decision,
-   * metrics, response, {@code onNext}): the thread that completed the store's future, i.e. a Redis
-   * lane's writer. Measured faster than a hand-off to a pool (BENCHMARKS.md, "Completing thread");
-   * the return leg is short and must stay so.
-   */
-  private static final Executor COMPLETIONS = Runnable::run;
-
   private final ServeConfig config;
   private final List<AutoCloseable> started = new ArrayList<>();
   private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
@@ -124,10 +102,7 @@ public final class Sluice implements AutoCloseable {
   private RuleReloader reloader;
   private Optional<XdsRuleClient> xds = Optional.empty();
   private Tracing tracing = Tracing.off();
-  private GuardedStore store;
-  private Optional<GuardedStore> perSecond = Optional.empty();
-  private SyncedCounters synced;
-  private CounterStore routed;
+  private LimiterStack stack;
   private GrpcServer grpc;
   private AdminHttpServer admin;
   private GrpcServer adminGrpc;
@@ -179,16 +154,14 @@ public final class Sluice implements AutoCloseable {
     tracing = config.tracing().enabled() ? OtelTracing.create(config.tracing()) : Tracing.off();
     // Before the store: a Redis store reports its pipelines to it.
     started.add(tracing);
-    CounterStore backend = openStore(config.store(), clock, scheduler);
-    store = new GuardedStore(backend, config.store().breaker(), metrics, scheduler);
-    started.add(store);
-    boolean storeUp = store.checkAtStartup();
-    store.start();
-    perSecond = openPerSecond(clock, scheduler);
-    routed = consistencyRouter(backend, clock, scheduler);
+    stack =
+        LimiterStack.open(
+            new LimiterStack.Settings(config.store(), config.limiter(), config.consistency()),
+            reloader::rules,
+            new LimiterStack.Context(clock, scheduler, metrics, tracing));
+    started.add(stack);
     LiveStats live = new LiveStats(clock, randomSalt());
-    RateLimiter limiter =
-        new RateLimiter(reloader::rules, stores(clock, scheduler), config.limiter(), metrics, live);
+    RateLimiter limiter = stack.limiter(live);
     RequestCapture capture = startCapture(clock);
     RateLimitGrpcService service =
         new RateLimitGrpcService(
@@ -241,11 +214,11 @@ public final class Sluice implements AutoCloseable {
       started.add(watch.start());
     }
     startHealthUpdates(scheduler);
-    if (!storeUp) {
+    if (!stack.storeUpAtStartup()) {
       log.warn(
           "store {} unreachable at startup ({}); answering by failure mode '{}' until it answers",
-          store.kind(),
-          store.lastError(),
+          stack.store().kind(),
+          stack.store().lastError(),
           config.limiter().failureMode().configName());
     }
     log.info(
@@ -253,7 +226,7 @@ public final class Sluice implements AutoCloseable {
             + " failure mode {}; grpc on {}{}, http on {}, admin grpc port {}, admin writes {}",
         grpc.port(),
         admin.port(),
-        store.kind(),
+        stack.store().kind(),
         loaded.rules().domains().size(),
         loaded.rules().rules().size(),
         loaded.version(),
@@ -290,9 +263,10 @@ public final class Sluice implements AutoCloseable {
     // Explain reads what inspect reads: the primary store, or a synced or split rule's local view.
     RequestExplainer explainer =
         new RequestExplainer(
-            new Explainer(reloader::rules, routed, config.rules().defaultAlgorithm()),
+            new Explainer(reloader::rules, stack.routed(), config.rules().defaultAlgorithm()),
             new RequestMapping(config.requestLimits()));
-    return new AdminApi(reloader, new CounterAdmin(reloader::rules, routed), checks, explainer);
+    return new AdminApi(
+        reloader, new CounterAdmin(reloader::rules, stack.routed()), checks, explainer);
   }
 
   /** Plaintext, or TLS whose files are re-read every reload interval. */
@@ -315,102 +289,6 @@ public final class Sluice implements AutoCloseable {
     return (LoadResult.Loaded) result;
   }
 
-  /** The store, started: the memory sweep on the scheduler, or the Redis lanes' own threads. */
-  private CounterStore openStore(StoreConfig config, Clock clock, Scheduler scheduler) {
-    if (config.kind() == StoreKind.MEMORY) {
-      return boundedMemoryStore(clock, scheduler);
-    }
-    return new RedisCounterStore(
-            config.redis(), clock, new DaemonThreadFactory("sluice-redis-lane"), tracing.batches())
-        .start();
-  }
-
-  /**
-   * The reference's per-second Redis, guarded by a breaker of its own ({@code redis_per_second} in
-   * metrics and health), so its outage fails only requests with second limits.
-   */
-  private Optional<GuardedStore> openPerSecond(Clock clock, Scheduler scheduler) {
-    if (config.store().perSecondRedis().isEmpty()) {
-      return Optional.empty();
-    }
-    CounterStore backend =
-        new NamedStore(
-            new RedisCounterStore(
-                    config.store().perSecondRedis().get(),
-                    clock,
-                    new DaemonThreadFactory("sluice-redis-per-second-lane"),
-                    tracing.batches())
-                .start(),
-            "redis_per_second");
-    GuardedStore guarded = new GuardedStore(backend, config.store().breaker(), metrics, scheduler);
-    started.add(guarded);
-    if (!guarded.checkAtStartup()) {
-      log.warn("per-second Redis unreachable at startup ({})", guarded.lastError());
-    }
-    return Optional.of(guarded.start());
-  }
-
-  private RateLimiter.StoreChoice stores(Clock clock, Scheduler scheduler) {
-    OverLimitCache overLimit = OverLimitCache.of(config.limiter().localCacheSize(), clock, metrics);
-    Optional<CounterStore> fallback = Optional.empty();
-    if (config.limiter().failureMode() == FailureMode.LOCAL) {
-      InMemoryCounterStore local = boundedMemoryStore(clock, scheduler);
-      started.add(local);
-      fallback = Optional.of(local);
-    }
-    return new RateLimiter.StoreChoice(routed, fallback, overLimit, COMPLETIONS);
-  }
-
-  /**
-   * Exact hits to the guarded (and traced) store; synced and split ones counted here, each mode
-   * started after the store and so closed before it: the synced counters' last flush still reaches
-   * Redis on shutdown.
-   */
-  private CounterStore consistencyRouter(CounterStore backend, Clock clock, Scheduler scheduler) {
-    CounterSync shared = (CounterSync) backend;
-    ConsistencyConfig settings = config.consistency();
-    // A sync or heartbeat waits as long as a PING may: a connect and a batch, each a timeout.
-    Duration wait = config.store().redis().timeout().multipliedBy(3).plusSeconds(1);
-    synced =
-        new SyncedCounters(
-                clock,
-                shared,
-                scheduler,
-                new SyncedCounters.Settings(
-                    settings.syncInterval(), settings.syncMaxCounters(), wait),
-                metrics.consistency())
-            .start();
-    started.add(synced);
-    InMemoryCounterStore shares = boundedMemoryStore(clock, scheduler);
-    started.add(shares);
-    // A memory store is this process alone: only --instances can say how many share a limit.
-    Optional<CounterSync> fleet =
-        config.store().kind() == StoreKind.REDIS ? Optional.of(shared) : Optional.empty();
-    SplitCounters split =
-        new SplitCounters(
-                shares,
-                fleet,
-                config.limiter().instances(),
-                scheduler,
-                wait,
-                metrics.consistency(),
-                this::servesSplitLimits)
-            .start();
-    started.add(split);
-    // Synced and split counters stay on the main store; exact hits of second limits go to the
-    // per-second Redis when there is one.
-    CounterStore exact =
-        perSecond.<CounterStore>map(second -> new UnitSplitStore(store, second)).orElse(store);
-    return new ConsistencyRouter(tracing.store(exact), synced, split);
-  }
-
-  /** Whether the rules served now hold a split limit: only then does the heartbeat write. */
-  private boolean servesSplitLimits() {
-    return reloader.rules().rules().stream()
-        .anyMatch(
-            rule -> rule.limit().map(l -> l.consistency() == Consistency.SPLIT).orElse(false));
-  }
-
   /** Rules from the management server; its callbacks and reconnects run on one thread. */
   private void startXds(XdsConfig xdsConfig, RuleLoader loader) {
     ScheduledExecutorService thread =
@@ -430,6 +308,7 @@ public final class Sluice implements AutoCloseable {
   }
 
   private LiveStatus liveStatus() {
+    GuardedStore store = stack.store();
     RuleReloader.Snapshot rules = reloader.current();
     Optional<RuleReloader.ReloadError> error = reloader.lastError();
     return new LiveStatus(
@@ -442,12 +321,6 @@ public final class Sluice implements AutoCloseable {
         rules.loadedAt(),
         error.map(e -> e.problems().stream().map(Object::toString).toList()).orElse(List.of()),
         error.map(RuleReloader.ReloadError::at));
-  }
-
-  private InMemoryCounterStore boundedMemoryStore(Clock clock, Scheduler scheduler) {
-    return new InMemoryCounterStore(
-            clock, scheduler, config.store().memoryMaxCounters(), metrics::memoryEvicted)
-        .start();
   }
 
   /** gRPC health follows the same report as /healthcheck, refreshed often. */
@@ -472,6 +345,7 @@ public final class Sluice implements AutoCloseable {
     if (config.server().healthNeedsRules() && reloader.rules().domains().isEmpty()) {
       problems.add("no rules loaded (--health-needs-rules)");
     }
+    GuardedStore store = stack.store();
     if (!store.available()) {
       problems.add(
           "store "
@@ -484,7 +358,8 @@ public final class Sluice implements AutoCloseable {
               + config.limiter().failureMode().configName()
               + "'");
     }
-    perSecond
+    stack
+        .perSecond()
         .filter(second -> !second.available())
         .ifPresent(
             second ->
@@ -499,18 +374,17 @@ public final class Sluice implements AutoCloseable {
                         + config.limiter().failureMode().configName()
                         + "'"));
     List<String> degraded = new ArrayList<>();
-    if (synced != null) {
-      synced
-          .failing()
-          .ifPresent(
-              why ->
-                  degraded.add(
-                      "synced counters cannot reach store "
-                          + store.kind()
-                          + " ("
-                          + why
-                          + "); deciding locally, keeping deltas"));
-    }
+    stack
+        .synced()
+        .failing()
+        .ifPresent(
+            why ->
+                degraded.add(
+                    "synced counters cannot reach store "
+                        + store.kind()
+                        + " ("
+                        + why
+                        + "); deciding locally, keeping deltas"));
     return new HealthReport(problems, degraded);
   }
 
