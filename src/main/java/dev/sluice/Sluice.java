@@ -70,8 +70,11 @@ import org.slf4j.LoggerFactory;
  * by a component given its factory or the scheduler here; no constructor starts one):
  *
  * <ul>
- *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): RLS and admin gRPC calls, up to the store
- *       call (and the whole call for the memory store, which answers on the caller's thread);
+ *   <li>{@code grpc-event-loop-N} ({@code --grpc-event-loops}, one {@code grpc-boss} accepts):
+ *       reads and writes the gRPC connections and runs ShouldRateLimit up to the store call (the
+ *       whole call for the memory store, which answers on the caller's thread); {@code
+ *       --grpc-rls-handlers pool} moves it to {@code grpc-handler-N};
+ *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): health, reflection and admin gRPC calls;
  *   <li>{@code sluice-redis-lane-N}, one per Redis connection: sends pipelines and completes their
  *       futures, so what a request does after the store call runs there ({@link
  *       RedisCounterStore});
@@ -171,9 +174,11 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer(
             new InetSocketAddress(access.grpcBind(), config.server().grpcPort()),
             grpcCredentials(access, scheduler),
-            config.server().grpcThreads(),
             List.of(tracing.intercept(service.definition())),
-            config.server().connectionAge());
+            new GrpcServer.Settings(
+                config.server().grpcThreads(),
+                config.server().connectionAge(),
+                config.server().transport()));
     started.add(grpc.start());
     AdminApi adminApi = adminApi(access);
     if (access.adminGrpcPort().isPresent()) {

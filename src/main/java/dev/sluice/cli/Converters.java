@@ -4,6 +4,7 @@ import dev.sluice.bench.KeyMode;
 import dev.sluice.bench.RequestTemplate;
 import dev.sluice.bench.Target;
 import dev.sluice.config.FailureMode;
+import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ServerConfig;
 import dev.sluice.config.StoreKind;
@@ -49,6 +50,50 @@ final class Converters {
       } catch (IllegalArgumentException e) {
         throw new TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  static final class GrpcTransportConverter
+      implements ITypeConverter<GrpcTransportConfig.Transport> {
+    @Override
+    public GrpcTransportConfig.Transport convert(String value) {
+      try {
+        return GrpcTransportConfig.Transport.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  static final class RlsHandlersConverter
+      implements ITypeConverter<GrpcTransportConfig.RlsHandlers> {
+    @Override
+    public GrpcTransportConfig.RlsHandlers convert(String value) {
+      try {
+        return GrpcTransportConfig.RlsHandlers.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** A positive count, or {@code auto}: {@link GrpcTransportConfig#defaultEventLoops}. */
+  static final class EventLoopsConverter implements ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
+      if (value.trim().equalsIgnoreCase("auto")) {
+        return GrpcTransportConfig.defaultEventLoops(Runtime.getRuntime().availableProcessors());
+      }
+      try {
+        int loops = Integer.parseInt(value.trim());
+        if (loops >= 1) {
+          return loops;
+        }
+      } catch (NumberFormatException e) {
+        // named below
+      }
+      throw new TypeConversionException(
+          "invalid grpc event loops '" + value + "'; expected a number >= 1 or auto");
     }
   }
 

@@ -7,6 +7,7 @@ import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.GrpcTlsConfig;
+import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RedisConfig;
@@ -328,6 +329,41 @@ final class ServeCommand implements Callable<Integer> {
   int grpcThreads;
 
   @Option(
+      names = "--grpc-transport",
+      defaultValue = "${env:SLUICE_GRPC_TRANSPORT:-auto}",
+      converter = Converters.GrpcTransportConverter.class,
+      description =
+          "gRPC port's transport: auto = native epoll where it loads, else NIO; nio (env"
+              + " SLUICE_GRPC_TRANSPORT, default ${DEFAULT-VALUE}).")
+  GrpcTransportConfig.Transport grpcTransport;
+
+  @Option(
+      names = "--grpc-event-loops",
+      defaultValue = "${env:SLUICE_GRPC_EVENT_LOOPS:-auto}",
+      converter = Converters.EventLoopsConverter.class,
+      description =
+          "gRPC event-loop threads (one more accepts); auto = one per CPU core (env"
+              + " SLUICE_GRPC_EVENT_LOOPS, default ${DEFAULT-VALUE}).")
+  int grpcEventLoops;
+
+  @Option(
+      names = "--grpc-flow-control-window",
+      defaultValue = "${env:SLUICE_GRPC_FLOW_CONTROL_WINDOW:-1048576}",
+      description =
+          "HTTP/2 flow-control window of each gRPC stream and connection, bytes, >= 65535 (env"
+              + " SLUICE_GRPC_FLOW_CONTROL_WINDOW, default ${DEFAULT-VALUE}).")
+  int grpcFlowControlWindow;
+
+  @Option(
+      names = "--grpc-rls-handlers",
+      defaultValue = "${env:SLUICE_GRPC_RLS_HANDLERS:-event-loop}",
+      converter = Converters.RlsHandlersConverter.class,
+      description =
+          "Where ShouldRateLimit runs: event-loop (no hand-off; it never blocks) or pool (the"
+              + " --grpc-threads pool) (env SLUICE_GRPC_RLS_HANDLERS, default ${DEFAULT-VALUE}).")
+  GrpcTransportConfig.RlsHandlers grpcRlsHandlers;
+
+  @Option(
       names = "--grpc-max-connection-age",
       defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTION_AGE:-24h}",
       converter = Converters.DurationConverter.class,
@@ -545,7 +581,9 @@ final class ServeCommand implements Callable<Integer> {
               shutdownGrace,
               new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace),
               access(),
-              healthNeedsRules),
+              healthNeedsRules,
+              new GrpcTransportConfig(
+                  grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers)),
           new LimiterConfig(
               rules.defaultAlgorithm,
               failureMode,

@@ -8,13 +8,15 @@ import java.util.Objects;
  *
  * @param grpcPort 0 picks a free port
  * @param httpPort 0 picks a free port
- * @param grpcThreads threads that run gRPC request handlers, at least 1
+ * @param grpcThreads threads that run the gRPC handlers that may block (health, reflection, the
+ *     admin API; ShouldRateLimit too with {@link GrpcTransportConfig.RlsHandlers#POOL}), at least 1
  * @param adminReadOnly refuse admin writes (reload, counter reset) even with a valid token
  * @param shutdownGrace how long requests in flight may take to finish on shutdown
  * @param connectionAge when the gRPC port asks clients to reconnect
  * @param access listen addresses, admin gRPC port, admin token, TLS
  * @param healthNeedsRules health fails while zero domains are loaded (the reference's
  *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
+ * @param transport the gRPC port's transport, event loops, flow-control window, handler thread
  */
 public record ServerConfig(
     int grpcPort,
@@ -24,7 +26,8 @@ public record ServerConfig(
     Duration shutdownGrace,
     ConnectionAge connectionAge,
     AccessConfig access,
-    boolean healthNeedsRules) {
+    boolean healthNeedsRules,
+    GrpcTransportConfig transport) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -37,6 +40,29 @@ public record ServerConfig(
       throw new IllegalArgumentException("shutdown grace must be >= 0: " + shutdownGrace);
     }
     Objects.requireNonNull(access, "access");
+    Objects.requireNonNull(transport, "transport");
+  }
+
+  /** With the tuned default transport. */
+  public ServerConfig(
+      int grpcPort,
+      int httpPort,
+      int grpcThreads,
+      boolean adminReadOnly,
+      Duration shutdownGrace,
+      ConnectionAge connectionAge,
+      AccessConfig access,
+      boolean healthNeedsRules) {
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        GrpcTransportConfig.defaults());
   }
 
   /** Healthy without rules. */
@@ -105,7 +131,8 @@ public record ServerConfig(
         shutdownGrace,
         connectionAge,
         access,
-        healthNeedsRules);
+        healthNeedsRules,
+        transport);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
@@ -117,7 +144,8 @@ public record ServerConfig(
         shutdownGrace,
         connectionAge,
         newAccess,
-        healthNeedsRules);
+        healthNeedsRules,
+        transport);
   }
 
   public ServerConfig withHealthNeedsRules(boolean needsRules) {
@@ -129,7 +157,21 @@ public record ServerConfig(
         shutdownGrace,
         connectionAge,
         access,
-        needsRules);
+        needsRules,
+        transport);
+  }
+
+  public ServerConfig withTransport(GrpcTransportConfig newTransport) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        newTransport);
   }
 
   private static void checkPort(String name, int port) {

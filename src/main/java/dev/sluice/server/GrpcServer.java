@@ -1,9 +1,14 @@
 package dev.sluice.server;
 
 import dev.sluice.config.ConnectionAge;
+import dev.sluice.config.GrpcTransportConfig;
+import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.threads.DaemonThreadFactory;
 import io.grpc.InsecureServerCredentials;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -15,6 +20,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -23,19 +32,51 @@ import java.util.concurrent.TimeUnit;
 /**
  * Serves the given services plus health and reflection on one port. Health reports NOT_SERVING
  * until {@link #setServing} says otherwise, for the empty service name and for every service.
+ *
+ * <p>Which thread runs what: the server's own {@link EventLoops} accept (one {@code grpc-boss}
+ * thread) and read, decode, encode and write connections ({@code grpc-event-loop-N}, native epoll
+ * where it loads). With {@link RlsHandlers#EVENT_LOOP} the given services run on the event loop of
+ * the call's connection, with no hand-off, so they must never block; health and reflection (whose
+ * first call builds an index of every descriptor) always run on the bounded {@code grpc-handler}
+ * pool, as the given services do with {@link RlsHandlers#POOL}. A response written from another
+ * thread (a Redis lane completing a future) is queued to the connection's event loop by Netty.
  */
 public final class GrpcServer implements AutoCloseable {
   /** The health service name envoyproxy/ratelimit registers. */
   public static final String REFERENCE_SERVICE_NAME = "ratelimit";
 
   private final Server server;
-  private final ExecutorService executor;
+  private final Optional<ExecutorService> executor;
+  private final Optional<EventLoops> eventLoops;
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<String> serviceNames;
   private final int requestedPort;
 
   /**
-   * Plaintext on every interface.
+   * How a server runs its calls.
+   *
+   * @param threads size of the pool that runs handlers that may block
+   * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
+   * @param transport transport, event loops, flow-control window, where the given services run
+   */
+  public record Settings(int threads, ConnectionAge connectionAge, GrpcTransportConfig transport) {
+    public Settings {
+      if (threads < 1) {
+        throw new IllegalArgumentException("grpc threads must be >= 1: " + threads);
+      }
+      Objects.requireNonNull(connectionAge, "connectionAge");
+      Objects.requireNonNull(transport, "transport");
+    }
+
+    /** The tuned transport with every handler on the pool: for services that may block. */
+    public static Settings pooled(int threads, ConnectionAge connectionAge) {
+      return new Settings(
+          threads, connectionAge, GrpcTransportConfig.defaults().withRlsHandlers(RlsHandlers.POOL));
+    }
+  }
+
+  /**
+   * Plaintext on every interface, every handler on the pool.
    *
    * @param port 0 picks a free port
    * @param threads size of the executor that runs request handlers
@@ -45,7 +86,7 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
-   * Plaintext on every interface.
+   * Plaintext on every interface, every handler on the pool.
    *
    * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
    */
@@ -54,12 +95,13 @@ public final class GrpcServer implements AutoCloseable {
     this(
         new InetSocketAddress(port),
         InsecureServerCredentials.create(),
-        threads,
         services,
-        connectionAge);
+        Settings.pooled(threads, connectionAge));
   }
 
   /**
+   * Every handler on the pool.
+   *
    * @param address where to listen; port 0 picks a free port
    * @param credentials plaintext ({@link InsecureServerCredentials}) or TLS
    * @param threads size of the executor that runs request handlers
@@ -71,19 +113,83 @@ public final class GrpcServer implements AutoCloseable {
       int threads,
       List<ServerServiceDefinition> services,
       ConnectionAge connectionAge) {
+    this(address, credentials, services, Settings.pooled(threads, connectionAge));
+  }
+
+  /**
+   * @param address where to listen; port 0 picks a free port
+   * @param credentials plaintext ({@link InsecureServerCredentials}) or TLS
+   * @param services with {@link RlsHandlers#EVENT_LOOP}, handlers that never block
+   */
+  public GrpcServer(
+      InetSocketAddress address,
+      ServerCredentials credentials,
+      List<ServerServiceDefinition> services,
+      Settings settings) {
     this.requestedPort = address.getPort();
-    this.executor = boundedExecutor(threads);
+    ExecutorService pool = boundedExecutor(settings.threads());
+    EventLoops loops = EventLoops.open("grpc", settings.transport());
+    this.executor = Optional.of(pool);
+    this.eventLoops = Optional.of(loops);
+    this.serviceNames = namesOf(services);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(address, credentials)
-            .executor(executor)
-            .maxConnectionAge(connectionAge.maxAge().toNanos(), TimeUnit.NANOSECONDS)
-            .maxConnectionAgeGrace(connectionAge.grace().toNanos(), TimeUnit.NANOSECONDS)
-            .addService(health.getHealthService())
-            .addService(ProtoReflectionServiceV1.newInstance());
-    services.forEach(builder::addService);
-    this.serviceNames = services.stream().map(s -> s.getServiceDescriptor().getName()).toList();
-    this.server = builder.build();
+            .channelType(loops.channelType())
+            .bossEventLoopGroup(loops.boss())
+            .workerEventLoopGroup(loops.workers())
+            .flowControlWindow(settings.transport().flowControlWindowBytes())
+            .maxConnectionAge(settings.connectionAge().maxAge().toNanos(), TimeUnit.NANOSECONDS)
+            .maxConnectionAgeGrace(
+                settings.connectionAge().grace().toNanos(), TimeUnit.NANOSECONDS);
+    if (settings.transport().rlsHandlers() == RlsHandlers.EVENT_LOOP) {
+      // Calls start on the event loop; those of other services then move to the pool.
+      Set<String> direct = Set.copyOf(serviceNames);
+      builder
+          .directExecutor()
+          .callExecutor(
+              new ServerCallExecutorSupplier() {
+                @Override
+                public <ReqT, RespT> Executor getExecutor(
+                    ServerCall<ReqT, RespT> call, Metadata headers) {
+                  return direct.contains(call.getMethodDescriptor().getServiceName()) ? null : pool;
+                }
+              });
+    } else {
+      builder.executor(pool);
+    }
+    this.server = withServices(builder, services).build();
     setServing(false);
+  }
+
+  /**
+   * grpc-java's defaults, untuned: {@code NettyServerBuilder.forPort} with its shared event loops
+   * and its default (cached, unbounded) executor; plaintext. For the do-nothing bench server, so a
+   * reader sees what the transport alone gives.
+   */
+  public static GrpcServer withGrpcDefaults(int port, List<ServerServiceDefinition> services) {
+    return new GrpcServer(port, services);
+  }
+
+  private GrpcServer(int port, List<ServerServiceDefinition> services) {
+    this.requestedPort = port;
+    this.executor = Optional.empty();
+    this.eventLoops = Optional.empty();
+    this.serviceNames = namesOf(services);
+    this.server = withServices(NettyServerBuilder.forPort(port), services).build();
+    setServing(false);
+  }
+
+  private NettyServerBuilder withServices(
+      NettyServerBuilder builder, List<ServerServiceDefinition> services) {
+    builder
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance());
+    services.forEach(builder::addService);
+    return builder;
+  }
+
+  private static List<String> namesOf(List<ServerServiceDefinition> services) {
+    return services.stream().map(s -> s.getServiceDescriptor().getName()).toList();
   }
 
   /** Binds the port. */
@@ -131,7 +237,9 @@ public final class GrpcServer implements AutoCloseable {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     } finally {
-      executor.shutdownNow();
+      executor.ifPresent(ExecutorService::shutdownNow);
+      // After termination: grpc-java never shuts down event loops it was given.
+      eventLoops.ifPresent(EventLoops::close);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.ServerConfig;
@@ -60,6 +61,52 @@ class ServeCommandTest {
     assertThat(parse("--grpc-threads=3").server().grpcThreads()).isEqualTo(3);
     assertThat(parse("--grpc-threads", "AUTO").server().grpcThreads())
         .isEqualTo(parse().server().grpcThreads());
+  }
+
+  @Test
+  void grpcTransport_defaults_areTheTunedOnes() {
+    GrpcTransportConfig transport = parse().server().transport();
+    assertThat(transport.transport()).isEqualTo(GrpcTransportConfig.Transport.AUTO);
+    assertThat(transport.eventLoops())
+        .isEqualTo(
+            GrpcTransportConfig.defaultEventLoops(Runtime.getRuntime().availableProcessors()));
+    assertThat(transport.flowControlWindowBytes()).isEqualTo(1 << 20);
+    assertThat(transport.rlsHandlers()).isEqualTo(GrpcTransportConfig.RlsHandlers.EVENT_LOOP);
+  }
+
+  @Test
+  void grpcTransport_flags_buildItsSettings() {
+    GrpcTransportConfig transport =
+        parse(
+                "--grpc-transport=NIO",
+                "--grpc-event-loops=3",
+                "--grpc-flow-control-window=65535",
+                "--grpc-rls-handlers=pool")
+            .server()
+            .transport();
+    assertThat(transport)
+        .isEqualTo(
+            new GrpcTransportConfig(
+                GrpcTransportConfig.Transport.NIO,
+                3,
+                65_535,
+                GrpcTransportConfig.RlsHandlers.POOL));
+  }
+
+  @Test
+  void grpcTransport_badValues_areUsageErrorsNamingTheValue() {
+    assertThatThrownBy(() -> parse("--grpc-transport=kqueue"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("unknown grpc transport 'kqueue'");
+    assertThatThrownBy(() -> parse("--grpc-event-loops=0"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("invalid grpc event loops '0'");
+    assertThatThrownBy(() -> parse("--grpc-flow-control-window=1000"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("flow control window must be >= 65535 bytes: 1000");
+    assertThatThrownBy(() -> parse("--grpc-rls-handlers=virtual"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("unknown grpc rls handlers 'virtual'");
   }
 
   @Test
