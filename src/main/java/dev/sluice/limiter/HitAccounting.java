@@ -27,6 +27,8 @@ final class HitAccounting {
   }
 
   /** A hit charged by its algorithm alone, as the reference charges. */
+  private static final RuleCounts ONE_WITHIN = new RuleCounts(1, 0, 0, 1, 0, 0);
+
   RuleCounts counts(Limit limit, long hits, Usage usage, boolean shadow) {
     return counts(
         limit, hits, usage, shadow, CountingAlgorithm.of(limit.algorithm()).chargesRefusedHits());
@@ -46,6 +48,9 @@ final class HitAccounting {
     long before = Math.max(0, after - hits);
     if (!usage.overLimit()) {
       long nearHits = after > near ? (before >= near ? hits : after - near) : 0;
+      if (hits == 1 && nearHits == 0) {
+        return ONE_WITHIN; // the answer to almost every request: shared, a record is a value
+      }
       return new RuleCounts(hits, 0, nearHits, hits, 0, 0);
     }
     if (!refusedHitsCharged) {

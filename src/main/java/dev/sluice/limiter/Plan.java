@@ -71,7 +71,26 @@ sealed interface Plan
 
     /** The hits, in counter order. */
     List<Hit> hits() {
-      return counters.stream().map(Counter::hit).toList();
+      if (counters.size() == 1) {
+        return List.of(counters.get(0).hit());
+      }
+      Hit[] hits = new Hit[counters.size()];
+      for (int i = 0; i < hits.length; i++) {
+        hits[i] = counters.get(i).hit();
+      }
+      return List.of(hits);
+    }
+
+    /** Every limit, in counter order: the policies reported back. */
+    List<CurrentLimit> limits() {
+      if (counters.size() == 1) {
+        return List.of(counters.get(0).limit());
+      }
+      CurrentLimit[] limits = new CurrentLimit[counters.size()];
+      for (int i = 0; i < limits.length; i++) {
+        limits[i] = counters.get(i).limit();
+      }
+      return List.of(limits);
     }
 
     /** The one counter of a descriptor with a single limit; the first of several. */

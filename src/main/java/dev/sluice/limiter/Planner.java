@@ -13,6 +13,7 @@ import dev.sluice.store.Charge;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.Hit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -68,28 +69,31 @@ public final class Planner {
    * @return one plan per descriptor, in request order
    */
   List<Plan> plan(RuleSet snapshot, RateLimitCall call) {
-    List<Optional<Match>> matches = new ArrayList<>(call.descriptors().size());
-    for (DescriptorRequest descriptor : call.descriptors()) {
+    List<DescriptorRequest> descriptors = call.descriptors();
+    @SuppressWarnings("unchecked")
+    Optional<Match>[] matches = new Optional[descriptors.size()];
+    for (int i = 0; i < matches.length; i++) {
+      DescriptorRequest descriptor = descriptors.get(i);
       // An override bypasses the rules entirely: its descriptor's rule must not drop others.
-      matches.add(
+      matches[i] =
           descriptor.override().isPresent()
               ? Optional.empty()
-              : snapshot.match(call.domain(), descriptor.entries()));
+              : snapshot.match(call.domain(), descriptor.entries());
     }
     Set<String> replaced = replacedNames(matches);
-    List<Plan> plans = new ArrayList<>(matches.size());
-    for (int i = 0; i < matches.size(); i++) {
-      DescriptorRequest descriptor = call.descriptors().get(i);
+    Plan[] plans = new Plan[matches.length];
+    for (int i = 0; i < matches.length; i++) {
+      DescriptorRequest descriptor = descriptors.get(i);
       long hits = call.hitsFor(descriptor);
-      plans.add(
+      plans[i] =
           descriptor.override().isPresent()
               ? planOverride(call.domain(), descriptor, hits)
-              : planRule(call.domain(), descriptor, matches.get(i), replaced, hits));
+              : planRule(call.domain(), descriptor, matches[i], replaced, hits);
     }
-    return plans;
+    return Arrays.asList(plans);
   }
 
-  private static Set<String> replacedNames(List<Optional<Match>> matches) {
+  private static Set<String> replacedNames(Optional<Match>[] matches) {
     Set<String> names = null;
     for (Optional<Match> match : matches) {
       if (match.isPresent() && !match.get().rule().replaces().isEmpty()) {

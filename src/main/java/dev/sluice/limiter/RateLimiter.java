@@ -10,7 +10,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -109,16 +109,30 @@ public final class RateLimiter {
     }
     List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
     Charge charge = chargeOf(plans, Plan.Counted::hits);
-    if (charge.hits().isEmpty()) {
+    if (nothingToCharge(charge)) {
       return CompletableFuture.completedFuture(finish(call.domain(), plans));
     }
-    return stores
-        .primary()
-        .acquire(charge)
+    CompletableFuture<List<Usage>> stored = stores.primary().acquire(charge);
+    if (stored.isDone() && !stored.isCompletedExceptionally()) {
+      // A store that answered on this thread (memory): nothing to wait for, nothing to hand off.
+      return CompletableFuture.completedFuture(
+          finish(call.domain(), answer(plans, stored.join(), Plan.Source.STORE)));
+    }
+    return stored
         .thenApplyAsync(
             usages -> finish(call.domain(), answer(plans, usages, Plan.Source.STORE)),
             stores.completions())
         .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
+  }
+
+  /** No hit in any group: {@code charge.hits().isEmpty()}, without building the list. */
+  private static boolean nothingToCharge(Charge charge) {
+    for (Charge.Group group : charge.groups()) {
+      if (!group.hits().isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -127,18 +141,22 @@ public final class RateLimiter {
    * so a refusal says nothing about the next, smaller request.
    */
   private List<Plan> answerKnownOvers(List<Plan> plans) {
-    List<Plan> answered = new ArrayList<>(plans.size());
-    for (Plan plan : plans) {
+    List<Plan> answered = null; // a copy only once the cache answers one: it rarely does
+    for (int i = 0; i < plans.size(); i++) {
+      Plan plan = plans.get(i);
       Optional<Usage> known =
           plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.EACH
               ? stores.overLimitCache().lookup(counted.first().hit())
               : Optional.empty();
-      answered.add(
-          known.isPresent()
-              ? ((Plan.Counted) plan).answered(List.of(known.get()), Plan.Source.OVER_LIMIT_CACHE)
-              : plan);
+      if (known.isPresent()) {
+        if (answered == null) {
+          answered = new ArrayList<>(plans);
+        }
+        answered.set(
+            i, ((Plan.Counted) plan).answered(List.of(known.get()), Plan.Source.OVER_LIMIT_CACHE));
+      }
     }
-    return answered;
+    return answered == null ? plans : answered;
   }
 
   /**
@@ -173,20 +191,20 @@ public final class RateLimiter {
 
   /** Answers each waiting plan, in order, with its counters' share of {@code usages}. */
   private static List<Plan> answer(List<Plan> plans, List<Usage> usages, Plan.Source source) {
-    Iterator<Usage> next = usages.iterator();
-    List<Plan> answered = new ArrayList<>(plans.size());
-    for (Plan plan : plans) {
+    Plan[] answered = new Plan[plans.size()];
+    int next = 0;
+    for (int p = 0; p < answered.length; p++) {
+      Plan plan = plans.get(p);
       if (plan instanceof Plan.Counted counted) {
-        List<Usage> own = new ArrayList<>(counted.counters().size());
-        for (int i = 0; i < counted.counters().size(); i++) {
-          own.add(next.next());
-        }
-        answered.add(counted.answered(own, source));
+        int size = counted.counters().size();
+        List<Usage> own = size == 1 ? List.of(usages.get(next)) : usages.subList(next, next + size);
+        answered[p] = counted.answered(own, source);
+        next += size;
       } else {
-        answered.add(plan);
+        answered[p] = plan;
       }
     }
-    return answered;
+    return Arrays.asList(answered);
   }
 
   /** Remembers new overs, decides, and records the decision's metrics once. */
@@ -206,7 +224,9 @@ public final class RateLimiter {
   }
 
   private void record(String domain, Verdict verdict) {
-    for (Verdict.RuleOutcome outcome : verdict.outcomes()) {
+    List<Verdict.RuleOutcome> outcomes = verdict.outcomes();
+    for (int i = 0; i < outcomes.size(); i++) {
+      Verdict.RuleOutcome outcome = outcomes.get(i);
       Plan.MetricLabel label = outcome.counter().metric();
       if (label.detailedPath().isPresent()) {
         metrics.detailedRuleOutcome(
@@ -214,14 +234,16 @@ public final class RateLimiter {
       } else {
         metrics.ruleOutcome(domain, label.rule(), outcome.counts());
       }
-      listener.counted(
-          new CountedOutcome(
-              domain,
-              label.rule(),
-              outcome.counted().entries(),
-              label.detailedPath().isPresent(),
-              outcome.counts(),
-              outcome.refused()));
+      if (listener != DecisionListener.NONE) {
+        listener.counted(
+            new CountedOutcome(
+                domain,
+                label.rule(),
+                outcome.counted().entries(),
+                label.detailedPath().isPresent(),
+                outcome.counts(),
+                outcome.refused()));
+      }
     }
     if (verdict.shadowedByGlobal()) {
       metrics.globalShadowMode();
@@ -265,10 +287,8 @@ public final class RateLimiter {
   /** The answer of {@link FailureMode#DENY}: over the limit, nothing known about the window. */
   private static DescriptorDecision denied(Plan.Counted counted) {
     Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
-    List<CurrentLimit> policies = new ArrayList<>();
-    counted.counters().forEach(counter -> policies.add(counter.limit()));
     return new DescriptorDecision(
-        code, Optional.of(counted.first().limit()), 0, Optional.empty(), policies);
+        code, Optional.of(counted.first().limit()), 0, Optional.empty(), counted.limits());
   }
 
   /**

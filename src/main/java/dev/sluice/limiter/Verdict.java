@@ -37,16 +37,17 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
    */
   static Verdict of(List<Plan> plans, LimiterConfig settings) {
     HitAccounting accounting = new HitAccounting(settings.nearLimitRatio());
-    List<DescriptorDecision> statuses = new ArrayList<>(plans.size());
+    DescriptorDecision[] statuses = new DescriptorDecision[plans.size()];
     List<RuleOutcome> outcomes = new ArrayList<>(plans.size());
     boolean regularOver = false;
     int quota = 0;
     int quotaOver = 0;
-    for (Plan plan : plans) {
+    for (int p = 0; p < statuses.length; p++) {
+      Plan plan = plans.get(p);
       DescriptorDecision status = statusOf(plan);
-      statuses.add(status);
+      statuses[p] = status;
       boolean over = status.code() == Code.OVER_LIMIT;
-      outcomes.addAll(outcomesOf(plan, over, accounting));
+      addOutcomes(plan, over, accounting, outcomes);
       if (quotaMode(plan, settings.globalQuotaMode())) {
         quota++;
         quotaOver += over ? 1 : 0;
@@ -58,7 +59,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
     boolean shadowed = overLimit && settings.globalShadowMode();
     Code overall = overLimit && !shadowed ? Code.OVER_LIMIT : Code.OK;
-    return new Verdict(new Decision(overall, statuses), outcomes, shadowed);
+    return new Verdict(new Decision(overall, List.of(statuses)), outcomes, shadowed);
   }
 
   private static DescriptorDecision statusOf(Plan plan) {
@@ -87,19 +88,17 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     List<Usage> usages = answered.usages();
     int chosen = governing(counted, usages);
     long remaining = Long.MAX_VALUE;
-    for (Usage usage : usages) {
-      remaining = Math.min(remaining, usage.remaining());
+    for (int i = 0; i < usages.size(); i++) {
+      remaining = Math.min(remaining, usages.get(i).remaining());
     }
     Usage governing = usages.get(chosen);
     boolean over = governing.overLimit() && !counted.flags().shadowMode();
-    List<CurrentLimit> policies = new ArrayList<>(counted.counters().size());
-    counted.counters().forEach(counter -> policies.add(counter.limit()));
     return new DescriptorDecision(
         over ? Code.OVER_LIMIT : Code.OK,
         Optional.of(counted.counters().get(chosen).limit()),
         remaining,
         Optional.of(governing.untilReset()),
-        policies);
+        counted.limits());
   }
 
   /**
@@ -123,14 +122,14 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     return chosen;
   }
 
-  private static List<RuleOutcome> outcomesOf(
-      Plan plan, boolean refused, HitAccounting accounting) {
+  /** Appends one outcome per limit of an answered plan to {@code outcomes}. */
+  private static void addOutcomes(
+      Plan plan, boolean refused, HitAccounting accounting, List<RuleOutcome> outcomes) {
     if (!(plan instanceof Plan.Answered answered)) {
-      return List.of();
+      return;
     }
     Plan.Counted counted = answered.counted();
     boolean shadow = counted.flags().shadowMode();
-    List<RuleOutcome> outcomes = new ArrayList<>(counted.counters().size());
     for (int i = 0; i < counted.counters().size(); i++) {
       Plan.Counter counter = counted.counters().get(i);
       Hit hit = counter.hit();
@@ -145,7 +144,6 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
                   refusedHitsCharged(counted, hit));
       outcomes.add(new RuleOutcome(counted, counter, counts, refused));
     }
-    return outcomes;
   }
 
   /** Only a lone limit charged by its algorithm (a fixed window) still counts refused hits. */

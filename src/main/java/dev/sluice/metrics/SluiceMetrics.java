@@ -180,10 +180,13 @@ public final class SluiceMetrics {
   }
 
   private void record(String domain, String label, String rule, RuleCounts counts) {
-    RuleSeries series =
-        ruleSeries
-            .computeIfAbsent(domain, d -> new ConcurrentHashMap<>())
-            .computeIfAbsent(label, l -> new RuleSeries(domain, l, rule));
+    Map<String, RuleSeries> ofDomain =
+        ruleSeries.computeIfAbsent(domain, d -> new ConcurrentHashMap<>());
+    RuleSeries series = ofDomain.get(label);
+    if (series == null) {
+      // Only on a miss: the capturing lambda is an allocation on every call otherwise.
+      series = ofDomain.computeIfAbsent(label, l -> new RuleSeries(domain, l, rule));
+    }
     series.record(counts);
   }
 

@@ -99,6 +99,9 @@ public record Charge(List<Group> groups) {
 
   /** Every hit of every group, in order: what a store answers one usage each for. */
   public List<Hit> hits() {
+    if (groups.size() == 1) {
+      return groups.get(0).hits(); // already immutable: no copy for the common one-descriptor case
+    }
     List<Hit> hits = new ArrayList<>();
     for (Group group : groups) {
       hits.addAll(group.hits());

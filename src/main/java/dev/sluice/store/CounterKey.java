@@ -16,6 +16,21 @@ public final class CounterKey {
   private CounterKey() {}
 
   public static String of(String domain, List<Entry> entries, Limit limit) {
+    if (entries.size() == 1 && !needsEscape(domain)) {
+      Entry entry = entries.get(0);
+      if (!needsEscape(entry.key()) && !needsEscape(entry.value())) {
+        // The usual descriptor, built in one exactly sized allocation: same key as below.
+        return CountingAlgorithm.of(limit.algorithm()).keyTag()
+            + '|'
+            + limit.unit().seconds()
+            + '|'
+            + domain
+            + '|'
+            + entry.key()
+            + '='
+            + entry.value();
+      }
+    }
     StringBuilder key = new StringBuilder(32 + domain.length() + entries.size() * 24);
     key.append(CountingAlgorithm.of(limit.algorithm()).keyTag());
     key.append('|').append(limit.unit().seconds()).append('|');

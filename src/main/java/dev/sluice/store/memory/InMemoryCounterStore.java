@@ -138,10 +138,22 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   /** The distinct stripes of {@code hits}' keys, ascending: the one lock order, so no deadlock. */
   private static int[] stripesOf(List<Hit> hits) {
     int[] stripes = new int[hits.size()];
+    int distinct = 0;
     for (int i = 0; i < stripes.length; i++) {
-      stripes[i] = stripeOf(hits.get(i).key());
+      // Insertion into the sorted prefix, skipping duplicates: a request has a handful of hits.
+      int stripe = stripeOf(hits.get(i).key());
+      int at = distinct;
+      while (at > 0 && stripes[at - 1] > stripe) {
+        at--;
+      }
+      if (at > 0 && stripes[at - 1] == stripe) {
+        continue;
+      }
+      System.arraycopy(stripes, at, stripes, at + 1, distinct - at);
+      stripes[at] = stripe;
+      distinct++;
     }
-    return Arrays.stream(stripes).sorted().distinct().toArray();
+    return distinct == stripes.length ? stripes : Arrays.copyOf(stripes, distinct);
   }
 
   private static int stripeOf(String key) {

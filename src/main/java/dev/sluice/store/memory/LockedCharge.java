@@ -31,6 +31,9 @@ final class LockedCharge {
   }
 
   static List<Usage> apply(Charge charge, Counters counters, Instant now) {
+    if (independentHits(charge.groups())) {
+      return applyEach(charge.groups(), counters, now);
+    }
     List<Charge.Group> groups = charge.groups();
     boolean[][] fits = new boolean[groups.size()][];
     boolean[][] chargesRefused = new boolean[groups.size()][];
@@ -79,6 +82,43 @@ final class LockedCharge {
       }
     }
     return answers;
+  }
+
+  /**
+   * Every group one {@link Charge.Policy#EACH} hit on its own counter, the reference's request: no
+   * hit's charge depends on another's, so the two passes give what one does.
+   */
+  private static boolean independentHits(List<Charge.Group> groups) {
+    for (int g = 0; g < groups.size(); g++) {
+      Charge.Group group = groups.get(g);
+      if (group.policy() != Charge.Policy.EACH || group.hits().size() != 1) {
+        return false;
+      }
+      String key = group.hits().get(0).key();
+      for (int other = 0; other < g; other++) {
+        if (groups.get(other).hits().get(0).key().equals(key)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** {@link #apply} for {@link #independentHits}: each hit charged by its algorithm alone. */
+  private static List<Usage> applyEach(List<Charge.Group> groups, Counters counters, Instant now) {
+    Usage[] answers = new Usage[groups.size()];
+    for (int g = 0; g < answers.length; g++) {
+      Hit hit = groups.get(g).hits().get(0);
+      CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
+      MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key()), hit, now);
+      if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
+        counters.put(hit.key(), step.next());
+        answers[g] = step.usage();
+      } else {
+        answers[g] = uncharged(hit, step.usage(), counters, now);
+      }
+    }
+    return List.of(answers);
   }
 
   /**
