@@ -6,10 +6,19 @@ import dev.sluice.rules.Entry;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.stub.StreamObserver;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -126,6 +135,70 @@ class LoadGeneratorIT {
 
       assertCountsAddUp(result);
       assertThat(result.counts().ok()).isEqualTo(result.counts().sent()).isPositive();
+    }
+  }
+
+  /**
+   * Open loop against a server that answers one request at a time, each 20 ms after it arrived,
+   * while requests are due every 5 ms: the server falls further behind with every request. Request
+   * i cannot be answered before 20 (i + 1) ms from the start but was due at 5 i ms, so measured
+   * from its due time the median of 100 requests is at least 15 * 50 ms. Measured from the actual
+   * send (coordinated omission: the sender waits for the one in-flight slot) every request would
+   * show about 20 ms.
+   */
+  @Test
+  void openLoop_serverFallingBehind_latencyCountsFromTheDueTimeNotTheSend() throws Exception {
+    ScheduledExecutorService answers = Executors.newSingleThreadScheduledExecutor();
+    Server slow =
+        ServerBuilder.forPort(0).addService(new AnswersAfter(answers, 20)).build().start();
+    try {
+      BenchConfig base = config(slow.getPort(), 200, KeyMode.hot(), 1);
+      BenchConfig oneInFlight =
+          new BenchConfig(
+              base.target(),
+              1,
+              1,
+              base.ratePerSecond(),
+              Duration.ZERO,
+              Duration.ofMillis(500),
+              Duration.ofSeconds(10),
+              base.requests(),
+              base.keys());
+
+      BenchResult result = LoadGenerator.run(oneInFlight);
+
+      assertCountsAddUp(result);
+      assertThat(result.counts().sent()).isEqualTo(100);
+      assertThat(result.counts().ok()).isEqualTo(100);
+      assertThat(result.latency().p50Nanos()).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(700));
+      assertThat(result.latency().maxNanos()).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(1400));
+    } finally {
+      slow.shutdownNow();
+      answers.shutdownNow();
+    }
+  }
+
+  /** Answers OK a fixed time after each request arrived, from a scheduler (no thread sleeps). */
+  private static final class AnswersAfter extends RateLimitServiceGrpc.RateLimitServiceImplBase {
+    private final ScheduledExecutorService scheduler;
+    private final long delayMillis;
+
+    AnswersAfter(ScheduledExecutorService scheduler, long delayMillis) {
+      this.scheduler = scheduler;
+      this.delayMillis = delayMillis;
+    }
+
+    @Override
+    public void shouldRateLimit(
+        RateLimitRequest request, StreamObserver<RateLimitResponse> response) {
+      scheduler.schedule(
+          () -> {
+            response.onNext(
+                RateLimitResponse.newBuilder().setOverallCode(RateLimitResponse.Code.OK).build());
+            response.onCompleted();
+          },
+          delayMillis,
+          TimeUnit.MILLISECONDS);
     }
   }
 
