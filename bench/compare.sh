@@ -3,26 +3,46 @@
 #   (1) redis-benchmark running Sluice's token_bucket.lua via EVALSHA, unpipelined and -P 16: the
 #       physical limit of one Redis;
 #   (2) Bucket4j's Redis bucket (Jedis, CAS) in-process, random keys and one hot key;
-#   (3) the do-nothing RLS server driven by `sluice bench`: the gRPC ceiling;
+#   (3) the do-nothing RLS server driven by `sluice bench`: the gRPC ceiling, with grpc-java's
+#       default transport and with one tuned like Sluice's (`bench-server --transport`);
 #   (4) Sluice end to end over gRPC, memory and Redis stores, a fixed-window and a token-bucket
-#       rule, 1 and 4 descriptors per request, hot and random keys;
-#   plus p50/p99/p999 at half the measured maximum (open loop, `bench --rate`).
-# Per row also Redis commands and reads (~round trips) per decision from INFO stats deltas, CPU
-# per decision of Redis and of the server JVM from /proc/PID/stat deltas, and of the load
-# generator as it reports itself (its JSON's cpu_s). All deltas cover exactly the measured
-# window: they are taken when the load generator prints "bench: measuring" / "window closed".
+#       rule, 1 and 4 descriptors per request, hot and random keys; a sliding window and a
+#       two-limit `rate_limits` descriptor;
+#   (5) open loop (`bench --rate`) at LOADS percent (25 50 75) of each pinned row's closed-loop
+#       maximum: p50/p99/p999 from each request's DUE time, so a stall is charged to every
+#       request it delayed (no coordinated omission);
+#   (6) per collector in GCS, a fresh Sluice (memory, then Redis) token bucket: its closed-loop
+#       maximum and open loop at 50 % of it.
+# Pinned (PIN=1, the default, on >= 2 CPUs): every load generator (sluice bench, redis-benchmark,
+# the Bucket4j peer) runs on CPU 0, every server (Sluice, bench-server, redis-server, cluster
+# nodes, sentinels) on CPU 1, so the generator no longer takes its CPU from the server.
+# Per row also the error count (must be 0), Redis commands and reads (~round trips) per decision
+# and per request from INFO stats deltas, CPU per decision of Redis (per node on a cluster) and of
+# the server JVM from /proc/PID/stat deltas, of the load generator as it reports itself (its
+# JSON's cpu_s), and the server JVM's GC pauses (its own -Xlog:gc log: count, total, longest).
+# All cover exactly the measured window: the deltas are taken when the load generator prints
+# "bench: measuring" / "window closed", and GC pauses are those logged between the two.
 #
 # Usage: bench/compare.sh            (from anywhere; builds the jars when sources are newer)
-# Env:   DURATION=10s  WARMUP=4s (each load generator)  SERVER_WARMUP=10s (each server, once)
-#        CONCURRENCY=64  CHANNELS=2  REDIS_CONNECTIONS=(Sluice default)
-#        REDIS_TIMEOUT=100ms (Sluice's default 10ms times out here: the load generator, Sluice and
-#        Redis share 2 cores, so a lane thread can wait >10 ms for a CPU; see BENCHMARKS.md)
-#        SKIP_BUILD=1 to use the jars as they are.
+#        QUICK=1 bench/compare.sh    (about 2 minutes: a smoke that every kind of row still works)
+# Env:   DURATION=8s  WARMUP=2s (each load generator)  SERVER_WARMUP=8s (each server, once)
+#        CONCURRENCY=64  CHANNELS=2  LOADS="25 50 75" (open-loop rows, percent of the maximum)
+#        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
+#        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
+#        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
+#        figures are the shipped image's. GC=NAME replaces its collector for the main rows.
+#        REDIS_CONNECTIONS, REDIS_TIMEOUT: unset = Sluice's defaults (every figure uses them;
+#        set one only to explore, and say so next to the figures).
+#        SKIP_BUILD=1 to use the jars as they are. ONLY="redis-benchmark bucket4j nothing memory
+#        redis gc" (the default: all) runs only the parts named, e.g. ONLY="redis gc" to redo those.
 #        TOPOLOGIES="standalone cluster sentinel" adds Sluice rows on a 3-master Redis Cluster
 #        (redis-cluster://, no replicas: 3 redis-servers) and through sentinels (1 master,
 #        1 replica, 3 sentinels); default "standalone". On a cluster the Redis columns are summed
 #        over the masters, so cmd/dec, rt/dec and redisus compare directly with the single node:
-#        equal figures mean the per-node cost of a decision did not grow.
+#        equal figures mean the per-node cost of a decision did not grow; "redisus/node" splits
+#        it per master (CPU over the decisions that master served, by its share of commands).
+# QUICK=1 defaults to DURATION=3s WARMUP=1s SERVER_WARMUP=2s LOADS=50 GCS="", one descriptor
+# per request, random keys and one Bucket4j row; any knob set explicitly still wins.
 # A "decision" is one counted descriptor: a request with 4 descriptors is 4 decisions, one
 # EVALSHA is 1. req/s counts ShouldRateLimit calls. The private redis-server runs on a free port;
 # Redis on 6379 is never touched. Every process started here is stopped on exit.
@@ -36,12 +56,37 @@ seconds() { # "10s" or "10" -> 10
   [[ $value =~ ^[0-9]+$ ]] || { echo "compare: not a whole number of seconds: $1" >&2; exit 2; }
   echo "$value"
 }
-DURATION_S=$(seconds "${DURATION:-10s}")
-WARMUP_S=$(seconds "${WARMUP:-4s}")
-SERVER_WARMUP_S=$(seconds "${SERVER_WARMUP:-10s}")
+QUICK=${QUICK:-0}
+if [[ $QUICK == 1 ]]; then
+  DURATION_S=$(seconds "${DURATION:-3s}")
+  WARMUP_S=$(seconds "${WARMUP:-1s}")
+  SERVER_WARMUP_S=$(seconds "${SERVER_WARMUP:-2s}")
+  LOADS=${LOADS-50}
+  GCS=${GCS-}
+  SHAPES_M="1" SHAPES_KEYS="random" PEER_KEYS="random"
+else
+  DURATION_S=$(seconds "${DURATION:-8s}")
+  WARMUP_S=$(seconds "${WARMUP:-2s}")
+  SERVER_WARMUP_S=$(seconds "${SERVER_WARMUP:-8s}")
+  LOADS=${LOADS-25 50 75}
+  GCS=${GCS-g1tuned zgc parallel}
+  SHAPES_M="1 4" SHAPES_KEYS="random hot" PEER_KEYS="random hot"
+fi
 CONCURRENCY=${CONCURRENCY:-64}
 CHANNELS=${CHANNELS:-2}
+PIN=${PIN:-1}
+G1_PAUSE_MS=${G1_PAUSE_MS:-5}
+TOPOLOGIES=${TOPOLOGIES:-standalone}
+ONLY=${ONLY:-redis-benchmark bucket4j nothing memory redis gc}
+for part in $ONLY; do
+  [[ " redis-benchmark bucket4j nothing memory redis gc " == *" $part "* ]] ||
+    { echo "compare: ONLY holds redis-benchmark bucket4j nothing memory redis gc, not '$part'" >&2; exit 2; }
+done
 (( DURATION_S >= 3 )) || { echo "compare: DURATION must be at least 3s" >&2; exit 2; }
+for pct in $LOADS; do
+  [[ $pct =~ ^[0-9]+$ ]] && ((pct > 0 && pct <= 100)) ||
+    { echo "compare: LOADS holds percentages 1..100, not '$pct'" >&2; exit 2; }
+done
 
 # The rules Sluice serves; the peers get the same numbers.
 LIMIT_PER_SECOND=100000 # high enough that a hot key is counted, not refused
@@ -170,24 +215,26 @@ cpu_ticks() { # utime+stime of a process, in clock ticks; 0 when it is gone
     echo 0
     return
   fi
-  # Fields after "(comm) ": state is 1st, utime 12th, stime 13th.
-  sed 's/.*) //' "/proc/$pid/stat" | awk '{print $12 + $13}'
+  # Fields after "(comm) ": state is 1st, utime 12th, stime 13th. It may end between the test
+  # and the read: then 0 as well.
+  { sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null || true; } | awk '{t = $12 + $13} END {print t + 0}'
 }
 
-redis_stat() { # total_commands_processed total_reads_processed, summed over STAT_PORTS
-  local port
-  for port in "${STAT_PORTS[@]}"; do
-    redis-cli -p "$port" info stats
-  done | awk -F: '/^total_commands_processed:/{gsub(/\r/,"",$2); c+=$2}
-                  /^total_reads_processed:/{gsub(/\r/,"",$2); r+=$2} END{print c, r}'
-}
-
-redis_ticks() { # CPU ticks of every data node in STAT_PIDS
-  local pid sum=0
-  for pid in "${STAT_PIDS[@]}"; do
-    sum=$((sum + $(cpu_ticks "$pid")))
+# redis_snapshot -> "commands reads ticks N commands_1 ticks_1 ... commands_N ticks_N": totals over
+# the data nodes in STAT_PORTS/STAT_PIDS, then each node's own.
+redis_snapshot() {
+  local i cmds reads ticks total_c=0 total_r=0 total_t=0 nodes=""
+  for i in "${!STAT_PORTS[@]}"; do
+    read -r cmds reads < <(redis-cli -p "${STAT_PORTS[$i]}" info stats | awk -F: '
+      /^total_commands_processed:/{gsub(/\r/,"",$2); c=$2}
+      /^total_reads_processed:/{gsub(/\r/,"",$2); r=$2} END{print c+0, r+0}')
+    ticks=$(cpu_ticks "${STAT_PIDS[$i]}")
+    total_c=$((total_c + cmds))
+    total_r=$((total_r + reads))
+    total_t=$((total_t + ticks))
+    nodes+=" $cmds $ticks"
   done
-  echo "$sum"
+  echo "$total_c $total_r $total_t ${#STAT_PORTS[@]}$nodes"
 }
 
 flush_data() {
@@ -197,57 +244,96 @@ flush_data() {
   done
 }
 
-# snapshot SERVER_PID CLIENT_PID -> "nanos redis_cmds redis_reads redis_ticks server_ticks client_ticks"
+# snapshot SERVER_PID CLIENT_PID -> "nanos server_ticks client_ticks <redis_snapshot>"
 snapshot() {
-  echo "$(date +%s%N) $(redis_stat) $(redis_ticks) $(cpu_ticks "$1") $(cpu_ticks "$2")"
+  echo "$(date +%s%N) $(cpu_ticks "$1") $(cpu_ticks "$2") $(redis_snapshot)"
 }
 
 json_field() { # json_field NAME JSON_LINE
   sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"
 }
 
-# record LABEL GROUP M KEYS REQ_S P50_MS P99_MS P999_MS CMDS READS REDIS_US SERVER_US CLIENT_US
+# record LABEL GROUP M KEYS REQ_S P50_MS P99_MS P999_MS ERRORS CMDS READS RT_REQ REDIS_US
+#        SERVER_US CLIENT_US GC_N GC_MS GC_MAX_MS REDIS_US_PER_NODE
 record() {
   local IFS=$'\t'
   echo "$*" >>"$RESULTS"
 }
 
-# per_decision BEFORE AFTER DECISIONS USES_REDIS SERVER CLIENT
-#   -> "cmds reads redis_us server_us client_us" per decision between the two snapshots.
+# per_decision BEFORE AFTER DECISIONS M USES_REDIS SERVER CLIENT -> "cmds reads rt_req redis_us
+#   server_us client_us per_node" between the two snapshots: per decision, but rt_req per request;
+#   per_node is each data node's CPU over the decisions it served (its share of the commands),
+#   "a/b/c", or "-" on a single node.
 per_decision() {
-  awk -v a="$1" -v b="$2" -v decisions="$3" -v redis="$4" -v server="$5" -v client="$6" \
-    -v tck="$CLK_TCK" 'BEGIN {
+  awk -v a="$1" -v b="$2" -v decisions="$3" -v m="$4" -v redis="$5" -v server="$6" \
+    -v client="$7" -v tck="$CLK_TCK" 'BEGIN {
       split(a, x, " "); split(b, y, " ");
-      if (decisions <= 0) { print "- - - - -"; exit }
+      if (decisions <= 0) { print "- - - - - - -"; exit }
       us = 1e6 / tck;
-      cmds = redis ? sprintf("%.2f", (y[2] - x[2]) / decisions) : "-";
-      reads = redis ? sprintf("%.2f", (y[3] - x[3]) / decisions) : "-";
-      rcpu = redis ? sprintf("%.1f", (y[4] - x[4]) * us / decisions) : "-";
-      scpu = server ? sprintf("%.1f", (y[5] - x[5]) * us / decisions) : "-";
-      ccpu = client ? sprintf("%.1f", (y[6] - x[6]) * us / decisions) : "-";
-      print cmds, reads, rcpu, scpu, ccpu }'
+      scpu = server ? sprintf("%.1f", (y[2] - x[2]) * us / decisions) : "-";
+      ccpu = client ? sprintf("%.1f", (y[3] - x[3]) * us / decisions) : "-";
+      cmds = reads = rtreq = rcpu = nodes = "-";
+      if (redis) {
+        dc = y[4] - x[4];
+        cmds = sprintf("%.2f", dc / decisions);
+        reads = sprintf("%.2f", (y[5] - x[5]) / decisions);
+        rtreq = sprintf("%.2f", (y[5] - x[5]) * m / decisions);
+        rcpu = sprintf("%.1f", (y[6] - x[6]) * us / decisions);
+        if (y[7] > 1) {
+          nodes = "";
+          for (k = 1; k <= y[7]; k++) {
+            share = dc > 0 ? (y[6 + 2 * k] - x[6 + 2 * k]) / dc : 0;
+            v = share > 0 ? sprintf("%.1f", (y[7 + 2 * k] - x[7 + 2 * k]) * us / (decisions * share)) : "-";
+            nodes = nodes (k > 1 ? "/" : "") v;
+          }
+        }
+      }
+      print cmds, reads, rtreq, rcpu, scpu, ccpu, nodes }'
+}
+
+# gc_pauses LOG FROM_NANOS TO_NANOS -> "count total_ms max_ms" of the stop-the-world pauses a JVM
+# logged (-Xlog:gc,gc+phases with the tm decoration: G1/Parallel/Serial "Pause Young ... 3.4ms",
+# ZGC "Pause Mark Start 0.01ms") between the two wall-clock times; "- - -" without a log.
+gc_pauses() {
+  local log=$1
+  if [[ -z $log || ! -f $log ]]; then
+    echo "- - -"
+    return
+  fi
+  awk -v from="$(($2 / 1000000))" -v to="$(($3 / 1000000))" '
+    / Pause / && $NF ~ /^[0-9.]+ms$/ {
+      t = $1; gsub(/[^0-9]/, "", t)
+      if (t + 0 >= from && t + 0 <= to) {
+        v = $NF; sub(/ms$/, "", v); n++; total += v; if (v + 0 > max) max = v + 0
+      }
+    }
+    END { printf "%d %.1f %.1f\n", n, total, max }' "$log"
 }
 
 # wait_line FILE TEXT SECONDS PID: until FILE holds TEXT; fails when PID ends first.
 wait_line() {
   local deadline=$((SECONDS + $3))
   until grep -qF "$2" "$1" 2>/dev/null; do
-    alive "$4" || die "the load generator ended before printing '$2': $(tail -5 "$1")"
+    alive "$4" || die "the process ended before printing '$2': $(tail -5 "$1")"
     ((SECONDS < deadline)) || die "no '$2' after $3 s: $(tail -5 "$1")"
     sleep 0.05
   done
 }
+
+millis() { awk -v u="$1" 'BEGIN{printf "%.3f", u/1000}'; } # microseconds -> milliseconds
 
 # measure_jvm LABEL GROUP M USES_REDIS SERVER_PID SELF -- COMMAND...
 #   Runs a load generator that prints "bench: measuring" and "bench: window closed" on stderr
 #   and one BenchResult JSON line on stdout; the snapshots are taken at those two lines, so the
 #   counters cover the measured window (warmup, JVM start-up and the drain are left out).
 #   SELF: the load generator is the system under test (Bucket4j): its CPU goes in the server column.
+#   GC pauses come from SERVER_GC_LOG (the running server's), none for SELF.
+#   Sets LAST_REQ_S.
 measure_jvm() {
   local label=$1 group=$2 m=$3 redis=$4 server=$5 self=$6
   shift 7
   [[ $redis == 1 ]] && flush_data
-  log "measuring: $label"
+  log "measuring: $label (M=$m)"
   # Fresh files per run, made before the launch: the child truncates its own output only once
   # it runs, so reusing one file could show the previous run's lines to wait_line.
   RUN_NO=$((RUN_NO + 1))
@@ -257,8 +343,11 @@ measure_jvm() {
   "$@" >"$out" 2>"$err" &
   local client=$!
   PIDS+=("$client")
-  local server_pid=$server
-  [[ $self == self ]] && server_pid=""
+  local server_pid=$server gc_log=${SERVER_GC_LOG:-}
+  if [[ $self == self ]]; then
+    server_pid=""
+    gc_log=""
+  fi
   local before after
   wait_line "$err" "bench: measuring" $((WARMUP_S + 120)) "$client"
   before=$(snapshot "$server_pid" "")
@@ -271,12 +360,21 @@ measure_jvm() {
   [[ $json == \{* ]] || die "$label printed no JSON: $(tail -5 "$err")"
   local errors
   errors=$(json_field errors "$json")
-  ((errors == 0)) || log "warning: $label had $errors errors: $(grep -m1 '^first' "$err")"
+  if ((errors != 0)); then
+    log "warning: $label had $errors errors: $(grep -m1 '^first' "$err")"
+    ERROR_ROWS+=("$label (M=$m $group): $errors, $(grep -m1 '^first' "$err")")
+  fi
+  local sent
+  sent=$(json_field sent "$json")
+  if ((sent < 100)); then
+    NOTES+=("$label (M=$m $group): only $sent requests sent in the window; its chains were stuck behind answers slower than the warmup: not a figure")
+  fi
   local decisions
   decisions=$(awk -v ok="$(json_field ok "$json")" -v over="$(json_field over_limit "$json")" \
     -v m="$m" 'BEGIN{print (ok + over) * m}')
-  read -r cmds reads rcpu scpu ccpu < <(per_decision "$before" "$after" "$decisions" \
-    "$([[ $redis == 1 ]] && echo 1 || echo 0)" "$([[ -n $server_pid ]] && echo 1 || echo 0)" 0)
+  local cmds reads rtreq rcpu scpu ccpu nodes
+  read -r cmds reads rtreq rcpu scpu ccpu nodes < <(per_decision "$before" "$after" "$decisions" \
+    "$m" "$([[ $redis == 1 ]] && echo 1 || echo 0)" "$([[ -n $server_pid ]] && echo 1 || echo 0)" 0)
   # The load generator may exit right after the window, before /proc could be read: it reports
   # its own CPU over the window (cpu_s) instead.
   local own_cpu
@@ -287,23 +385,43 @@ measure_jvm() {
   else
     ccpu=$own_cpu
   fi
+  local gc_n gc_ms gc_max
+  read -r gc_n gc_ms gc_max < <(gc_pauses "$gc_log" "${before%% *}" "${after%% *}")
   LAST_REQ_S=$(json_field decisions_per_s "$json")
   record "$label" "$group" "$m" "$(json_field keys "$json")" "$LAST_REQ_S" \
-    "$(awk -v u="$(json_field p50_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
-    "$(awk -v u="$(json_field p99_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
-    "$(awk -v u="$(json_field p999_us "$json")" 'BEGIN{printf "%.3f", u/1000}')" \
-    "$cmds" "$reads" "$rcpu" "$scpu" "$ccpu"
+    "$(millis "$(json_field p50_us "$json")")" "$(millis "$(json_field p99_us "$json")")" \
+    "$(millis "$(json_field p999_us "$json")")" "$errors" \
+    "$cmds" "$reads" "$rtreq" "$rcpu" "$scpu" "$ccpu" "$gc_n" "$gc_ms" "$gc_max" "$nodes"
 }
 
-# bench_cmd PORT KEY_ENTRY M KEYS [extra flags...]: sets CMD to a `sluice bench` command line
-# (an array, not a function, so that $! of the background job is the JVM's own PID).
+# bench_cmd PORT KEY_ENTRY M KEYS [extra flags...]: sets CMD to a `sluice bench` command line on
+# the load generator's CPU (an array, not a function, so that $! of the background job is the
+# JVM's own PID: taskset execs its command).
 bench_cmd() {
   local port=$1 entry=$2 m=$3 keys=$4
   shift 4
-  CMD=(java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port"
+  CMD=("${GEN_PIN[@]}" java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port"
     --concurrency "$CONCURRENCY" --channels "$CHANNELS"
     --duration "${DURATION_S}s" --warmup "${WARMUP_S}s" --domain bench
     --descriptor "$entry=" --descriptors-per-request "$m" --keys "$keys" --json "$@")
+}
+
+# open_rows PORT ENTRY LABEL GROUP USES_REDIS SERVER_PID MAX_REQ_S [PERCENT...]: open loop at each
+# percentage (default LOADS) of MAX_REQ_S, one descriptor, random keys.
+open_rows() {
+  local port=$1 entry=$2 label=$3 group=$4 redis=$5 pid=$6 max=$7 pct rate
+  shift 7
+  local loads=("$@")
+  ((${#loads[@]})) || read -r -a loads <<<"$LOADS"
+  for pct in "${loads[@]}"; do
+    rate=$(awk -v r="$max" -v p="$pct" 'BEGIN{printf "%.0f", r * p / 100}')
+    if ((rate < 1)); then
+      log "skipping $label @$pct%: the closed-loop maximum was $max req/s"
+      continue
+    fi
+    bench_cmd "$port" "$entry" 1 random --rate "$rate"
+    measure_jvm "$label @$pct%" "$group" 1 "$redis" "$pid" - -- "${CMD[@]}"
+  done
 }
 
 # redis-benchmark's percentile table: the first row at or above PCT, in ms.
@@ -318,22 +436,26 @@ measure_redis_benchmark() { # LABEL PIPELINE
     evalsha "$TOKEN_BUCKET_SHA" 1 "sluice-tb:__rand_int__" "$BURST" "$LIMIT_PER_SECOND" 1 1)
   log "measuring: $label (calibrating)"
   local quick rps n
-  quick=$(redis-benchmark -n $((CONCURRENCY * 300)) -q "${args[@]}" 2>/dev/null | tr '\r' '\n' |
-    grep 'requests per second' | tail -1)
+  quick=$("${GEN_PIN[@]}" redis-benchmark -n $((CONCURRENCY * 300)) -q "${args[@]}" 2>/dev/null |
+    tr '\r' '\n' | grep 'requests per second' | tail -1)
   rps=$(sed -E 's/.*: ([0-9.]+) requests per second.*/\1/' <<<"$quick")
   n=$(awk -v r="$rps" -v d="$DURATION_S" 'BEGIN{n=int(r*d); print (n < 10000 ? 10000 : n)}')
   redis-cli -p "$REDIS_PORT" flushall >/dev/null
   log "measuring: $label ($n requests)"
   local before after
   before=$(snapshot "" "")
-  redis-benchmark -n "$n" "${args[@]}" 2>/dev/null | tr '\r' '\n' >"$WORK/rb.out"
+  "${GEN_PIN[@]}" redis-benchmark -n "$n" "${args[@]}" 2>&1 | tr '\r' '\n' >"$WORK/rb.out"
   after=$(snapshot "" "")
-  local req_s
+  local req_s errors
   req_s=$(awk '/throughput summary/{print $3}' "$WORK/rb.out")
-  read -r cmds reads rcpu _ _ < <(per_decision "$before" "$after" "$n" 1 0 0)
+  # redis-benchmark counts no errors; a failing script prints them, so count what it printed.
+  errors=$(grep -c -E '^(\(error\)|Error|ERR)' "$WORK/rb.out" || true)
+  ((errors == 0)) || ERROR_ROWS+=("$label: $errors error lines, $(grep -m1 -E 'rror|ERR' "$WORK/rb.out")")
+  local cmds reads rtreq rcpu
+  read -r cmds reads rtreq rcpu _ _ _ < <(per_decision "$before" "$after" "$n" 1 1 0 0)
   record "$label" redis 1 random "$req_s" "$(rb_percentile "$WORK/rb.out" 50)" \
-    "$(rb_percentile "$WORK/rb.out" 99)" "$(rb_percentile "$WORK/rb.out" 99.9)" \
-    "$cmds" "$reads" "$rcpu" "-" "-"
+    "$(rb_percentile "$WORK/rb.out" 99)" "$(rb_percentile "$WORK/rb.out" 99.9)" "$errors" \
+    "$cmds" "$reads" "$rtreq" "$rcpu" "-" "-" "-" "-" "-" "-"
 }
 
 # The single redis-server of start_redis, for the standalone rows (after other topologies ran).
@@ -345,7 +467,7 @@ start_redis_urls_standalone() {
 
 start_redis() {
   REDIS_PORT=$(free_port)
-  start_bg redis redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' \
+  start_bg redis "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' \
     --appendonly no --protected-mode yes
   REDIS_PID=$BG_PID
   STAT_PORTS=("$REDIS_PORT")
@@ -363,7 +485,7 @@ start_cluster() {
   for i in 1 2 3; do
     port=$(free_port)
     mkdir -p "$WORK/cluster-$port"
-    start_bg "cluster-$port" redis-server --bind 127.0.0.1 --port "$port" --save '' \
+    start_bg "cluster-$port" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$port" --save '' \
       --appendonly no --cluster-enabled yes --dir "$WORK/cluster-$port" \
       --cluster-config-file nodes.conf
     pids+=("$BG_PID")
@@ -385,18 +507,18 @@ start_cluster() {
 start_sentinel() {
   local master replica i port seeds=()
   master=$(free_port)
-  start_bg "sentinel-master" redis-server --bind 127.0.0.1 --port "$master" --save '' --appendonly no
+  start_bg "sentinel-master" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$master" --save '' --appendonly no
   local master_pid=$BG_PID
   wait_for "sentinel master on $master" 20 redis-cli -p "$master" ping
   replica=$(free_port)
-  start_bg "sentinel-replica" redis-server --bind 127.0.0.1 --port "$replica" --save '' \
+  start_bg "sentinel-replica" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$replica" --save '' \
     --appendonly no --replicaof 127.0.0.1 "$master"
   wait_for "replica on $replica" 20 redis-cli -p "$replica" ping
   for i in 1 2 3; do
     port=$(free_port)
     printf 'sentinel monitor bench 127.0.0.1 %s 2\nsentinel down-after-milliseconds bench 2000\n' \
       "$master" >"$WORK/sentinel-$port.conf"
-    start_bg "sentinel-$port" redis-server "$WORK/sentinel-$port.conf" --sentinel \
+    start_bg "sentinel-$port" "${SRV_PIN[@]}" redis-server "$WORK/sentinel-$port.conf" --sentinel \
       --bind 127.0.0.1 --port "$port"
     wait_for "sentinel on $port" 20 redis-cli -p "$port" ping
     seeds+=("127.0.0.1:$port")
@@ -420,6 +542,16 @@ descriptors:
       requests_per_unit: $LIMIT_PER_SECOND
       algorithm: token_bucket
       burst: $BURST
+  - key: sw
+    rate_limit:
+      name: sliding-window
+      unit: second
+      requests_per_unit: $LIMIT_PER_SECOND
+      algorithm: sliding_window
+  - key: ml
+    rate_limits:
+      - {name: per-second, unit: second, requests_per_unit: $LIMIT_PER_SECOND}
+      - {name: per-hour, unit: hour, requests_per_unit: 4000000000}
 EOF
 }
 
@@ -428,13 +560,13 @@ healthy() { curl -sf "http://127.0.0.1:$1/healthcheck"; }
 # warm_server PORT ENTRY...: one unmeasured client per ENTRY, in parallel, for SERVER_WARMUP, so
 # the first measured row does not pay for the server JVM's JIT compilation.
 warm_server() {
-  local port=$1 entry pids=() n=0
+  local port=$1 entry pid pids=() n=0
   shift
   log "warming the server on port $port for ${SERVER_WARMUP_S}s"
   for entry in "$@"; do
-    java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port" --concurrency "$CONCURRENCY" \
-      --channels "$CHANNELS" --duration "${SERVER_WARMUP_S}s" --warmup 0s --domain bench \
-      --descriptor "$entry=" --descriptors-per-request 4 --keys random \
+    "${GEN_PIN[@]}" java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port" \
+      --concurrency "$CONCURRENCY" --channels "$CHANNELS" --duration "${SERVER_WARMUP_S}s" \
+      --warmup 0s --domain bench --descriptor "$entry=" --descriptors-per-request 4 --keys random \
       >"$WORK/warm-$port-$((++n)).log" 2>&1 &
     pids+=($!)
     PIDS+=("$!")
@@ -445,18 +577,94 @@ warm_server() {
   done
 }
 
-# start_sluice STORE -> SLUICE_PID, SLUICE_PORT (Sluice binds free ports and logs them)
+# ---- server JVMs: options, collectors, pinning -------------------------------------------------
+
+# The -X options of the Dockerfile's ENTRYPOINT: what the shipped image runs Sluice with.
+dockerfile_java_opts() {
+  sed -n 's/^ENTRYPOINT *\[\(.*\)\]/\1/p' Dockerfile | tr ',' '\n' |
+    sed -E 's/^ *"//; s/" *$//' | grep -E '^-X' | tr '\n' ' '
+}
+
+collector_opts() { # NAME -> the JVM flags selecting that collector
+  case $1 in
+    g1) echo "-XX:+UseG1GC" ;;
+    g1tuned) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=$G1_PAUSE_MS" ;;
+    zgc) echo "-XX:+UseZGC" ;;
+    parallel) echo "-XX:+UseParallelGC" ;;
+    serial) echo "-XX:+UseSerialGC" ;;
+    *) die "unknown collector '$1' (g1, g1tuned, zgc, parallel, serial)" ;;
+  esac
+}
+
+# jvm_opts NAME LOG_NAME: sets JOPTS to the server JVM options (SERVER_JAVA_OPTS, whose collector
+# flags NAME replaces when given) plus a GC log in $WORK/gc-LOG_NAME.log (SERVER_GC_LOG).
+jvm_opts() {
+  local gc=$1 opt collector='^-XX:[+-]Use[A-Za-z0-9]*GC$|^-XX:MaxGCPauseMillis='
+  JOPTS=()
+  for opt in "${BASE_JAVA_OPTS[@]}"; do
+    if [[ -n $gc && $opt =~ $collector ]]; then
+      continue
+    fi
+    JOPTS+=("$opt")
+  done
+  if [[ -n $gc ]]; then
+    read -r -a opt <<<"$(collector_opts "$gc")"
+    JOPTS+=("${opt[@]}")
+  fi
+  SERVER_GC_LOG=$WORK/gc-$2.log
+  JOPTS+=("-Xlog:gc,gc+phases:file=$SERVER_GC_LOG:tm")
+}
+
+# The collector a server JVM with these options really gets on its CPU: on one CPU the JVM is
+# not "server class" and picks Serial unless a collector is named.
+collector_in_use() {
+  "${SRV_PIN[@]}" java "$@" -XX:+PrintFlagsFinal -version 2>/dev/null |
+    awk '$2 ~ /^Use(Serial|Parallel|G1|Z|Shenandoah)GC$/ && $4 == "true" {print $2}' | head -1
+}
+
+# setup_pinning: GEN_PIN / SRV_PIN are `taskset -c CPU` prefixes, empty when not pinning.
+setup_pinning() {
+  GEN_PIN=()
+  SRV_PIN=()
+  if [[ $PIN != 1 ]]; then
+    PIN_NOTE="not pinned (PIN=$PIN)"
+    return
+  fi
+  if ! command -v taskset >/dev/null; then
+    log "warning: no taskset on PATH: nothing is pinned"
+    PIN_NOTE="not pinned (no taskset)"
+    return
+  fi
+  # The CPUs this script may use (it may itself be pinned), expanded from "0,2-3".
+  local cpus
+  read -r -a cpus <<<"$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' |
+    awk -F- '{for (c = $1; c <= ($2 == "" ? $1 : $2); c++) printf "%d ", c}')"
+  if ((${#cpus[@]} < 2)); then
+    log "warning: only ${#cpus[@]} CPU available: nothing is pinned"
+    PIN_NOTE="not pinned (1 CPU)"
+    return
+  fi
+  GEN_PIN=(taskset -c "${cpus[0]}")
+  SRV_PIN=(taskset -c "${cpus[1]}")
+  PIN_NOTE="load generators on CPU ${cpus[0]}, servers and Redis on CPU ${cpus[1]}"
+  ((${#cpus[@]} == 2)) || PIN_NOTE+=" (of ${#cpus[@]}; the rest idle)"
+}
+
+# start_sluice STORE COLLECTOR -> SLUICE_PID, SLUICE_PORT (Sluice binds free ports and logs them)
 start_sluice() {
-  local store=$1
+  local store=$1 gc=$2
+  RUN_NO=$((RUN_NO + 1))
+  local name=sluice-$store${gc:+-$gc}-$RUN_NO
+  jvm_opts "$gc" "$name"
   local args=(serve --config "$WORK/rules" --store "$store" --grpc-port 0 --http-port 0
     --redis-url "$SLUICE_REDIS_URL")
   [[ -n ${REDIS_CONNECTIONS:-} ]] && args+=(--redis-connections "$REDIS_CONNECTIONS")
-  args+=(--redis-timeout "${REDIS_TIMEOUT:-100ms}")
-  start_bg "sluice-$store" java -jar "$SLUICE_JAR" "${args[@]}"
+  [[ -n ${REDIS_TIMEOUT:-} ]] && args+=(--redis-timeout "$REDIS_TIMEOUT")
+  start_bg "$name" "${SRV_PIN[@]}" java "${JOPTS[@]}" -jar "$SLUICE_JAR" "${args[@]}"
   SLUICE_PID=$BG_PID
-  wait_line "$WORK/sluice-$store.log" "Sluice ready" 90 "$SLUICE_PID"
+  wait_line "$WORK/$name.log" "Sluice ready" 90 "$SLUICE_PID"
   local ready
-  ready=$(grep -m1 "Sluice ready" "$WORK/sluice-$store.log")
+  ready=$(grep -m1 "Sluice ready" "$WORK/$name.log")
   SLUICE_PORT=$(sed -E 's/.*grpc port ([0-9]+).*/\1/' <<<"$ready")
   local http
   http=$(sed -E 's/.*http port ([0-9]+).*/\1/' <<<"$ready")
@@ -464,75 +672,171 @@ start_sluice() {
   warm_server "$SLUICE_PORT" fw tb
 }
 
-sluice_rows() { # sluice_rows STORE [LABEL]
-  local store=$1 label=${2:-$1} redis=0
+stop_server() {
+  stop_pid "$1"
+  forget_pid "$1"
+  SERVER_GC_LOG=""
+}
+
+sluice_rows() { # sluice_rows STORE LABEL
+  local store=$1 label=$2 redis=0
   [[ $store == redis ]] && redis=1
-  start_sluice "$store"
+  start_sluice "$store" "${GC:-}"
   local rule m keys
   for rule in fw tb; do
-    for m in 1 4; do
-      for keys in random hot; do
+    for m in $SHAPES_M; do
+      for keys in $SHAPES_KEYS; do
         bench_cmd "$SLUICE_PORT" "$rule" "$m" "$keys"
         measure_jvm "sluice $label $rule" "sluice-$label" "$m" "$redis" "$SLUICE_PID" - -- \
           "${CMD[@]}"
         if [[ $m == 1 && $keys == random ]]; then
-          local half
-          half=$(awk -v r="$LAST_REQ_S" 'BEGIN{printf "%.0f", r / 2}')
-          bench_cmd "$SLUICE_PORT" "$rule" 1 random --rate "$half"
-          measure_jvm "sluice $label $rule @50%" "half" 1 "$redis" "$SLUICE_PID" - -- \
-            "${CMD[@]}"
+          open_rows "$SLUICE_PORT" "$rule" "sluice $label $rule" "sluice-$label" "$redis" \
+            "$SLUICE_PID" "$LAST_REQ_S"
         fi
       done
     done
   done
-  stop_pid "$SLUICE_PID"
-  forget_pid "$SLUICE_PID"
+  for rule in sw ml; do
+    bench_cmd "$SLUICE_PORT" "$rule" 1 random
+    measure_jvm "sluice $label $rule" "sluice-$label" 1 "$redis" "$SLUICE_PID" - -- "${CMD[@]}"
+  done
+  stop_server "$SLUICE_PID"
+}
+
+# gc_rows COLLECTOR: a fresh Sluice per store with that collector; the token bucket's closed-loop
+# maximum, then open loop at 50 % of it.
+gc_rows() {
+  local gc=$1 store redis
+  for store in memory redis; do
+    redis=$([[ $store == redis ]] && echo 1 || echo 0)
+    start_sluice "$store" "$gc"
+    bench_cmd "$SLUICE_PORT" tb 1 random
+    measure_jvm "sluice $store tb gc=$gc" "gc" 1 "$redis" "$SLUICE_PID" - -- "${CMD[@]}"
+    open_rows "$SLUICE_PORT" tb "sluice $store tb gc=$gc" "gc" "$redis" "$SLUICE_PID" \
+      "$LAST_REQ_S" 50
+    stop_server "$SLUICE_PID"
+  done
+}
+
+# The do-nothing server with grpc-java's default transport and with one tuned like Sluice's,
+# when bench-server has --transport; otherwise the one bench-server as it is.
+ceiling_rows() {
+  local transports=(-) transport
+  if java -jar "$SLUICE_JAR" bench-server --help 2>&1 | grep -q -- '--transport'; then
+    transports=(default tuned)
+  else
+    NOTES+=("do-nothing server: this bench-server has no --transport flag, so the grpc-java-defaults and tuned rows were skipped; 'nothing' is bench-server as it is")
+    log "skipping the default/tuned transport ceilings: bench-server has no --transport flag"
+  fi
+  for transport in "${transports[@]}"; do
+    local label=nothing group=ceiling
+    [[ $transport == - ]] || label="nothing $transport"
+    [[ $transport == default ]] && group=ceiling-default
+    local name=bench-server-${transport/-/plain}
+    jvm_opts "${GC:-}" "$name"
+    local flags=(--port 0)
+    [[ $transport == - ]] || flags+=(--transport "$transport")
+    start_bg "$name" "${SRV_PIN[@]}" java "${JOPTS[@]}" -jar "$SLUICE_JAR" bench-server "${flags[@]}"
+    local pid=$BG_PID port
+    wait_line "$WORK/$name.log" "answering OK on gRPC port" 60 "$pid"
+    port=$(sed -E 's/.*gRPC port ([0-9]+).*/\1/' <<<"$(grep -m1 "answering OK" "$WORK/$name.log")")
+    warm_server "$port" fw fw
+    local m
+    for m in $SHAPES_M; do
+      bench_cmd "$port" fw "$m" random
+      measure_jvm "$label" "$group" "$m" 0 "$pid" - -- "${CMD[@]}"
+      if [[ $m == 1 ]]; then
+        open_rows "$port" fw "$label" "$group" 0 "$pid" "$LAST_REQ_S"
+      fi
+    done
+    stop_server "$pid"
+  done
 }
 
 # ---- the run ---------------------------------------------------------------------------------
+
+words() { wc -w <<<"$*"; }
+
+wanted() { [[ " $ONLY " == *" $1 "* ]]; } # wanted PART: is PART in ONLY?
+
+# About how long the run takes with these knobs: every load generator is its warmup, its window
+# and ~3 s of JVM start and drain; every server its warmup and ~5 s to start.
+expected_seconds() {
+  local row=$((WARMUP_S + DURATION_S + 3)) server=$((SERVER_WARMUP_S + 5))
+  local m k l g t p total=0
+  m=$(words "$SHAPES_M") k=$(words "$SHAPES_KEYS") l=$(words "$LOADS") g=$(words "$GCS")
+  t=$(words "$TOPOLOGIES") p=$(words "$PEER_KEYS")
+  local per_store=$((server + (2 * m * k + 2 * l + 2) * row))
+  if wanted redis-benchmark; then total=$((total + 2 * (DURATION_S + 3))); fi
+  if wanted bucket4j; then total=$((total + p * row)); fi
+  if wanted nothing; then total=$((total + 2 * (server + (m + l) * row))); fi
+  if wanted memory; then total=$((total + per_store)); fi
+  if wanted redis; then total=$((total + t * per_store + 10 * $(words "${TOPOLOGIES//standalone/}"))); fi
+  if wanted gc; then total=$((total + g * 2 * (server + 2 * row))); fi
+  echo "$total"
+}
 
 machine() {
   echo "machine: $(nproc) cores, $(lscpu 2>/dev/null | awk -F: '/Model name/{gsub(/^ +/,"",$2); print $2; exit}'), $(free -g | awk '/^Mem:/{print $2}') GiB memory"
   echo "java: $(java -version 2>&1 | head -1)"
   echo "redis: $(redis-server --version | awk '{print $3}')"
   echo "sluice: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
-  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-100ms}"
+  local quick=""
+  [[ $QUICK == 1 ]] && quick=", QUICK=1 smoke (not figures)"
+  echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), open loop at ${LOADS:-no} %, redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-Sluice default}$quick"
+  echo "pinning: $PIN_NOTE"
+  echo "server JVM: ${BASE_JAVA_OPTS[*]} (collector in use: $MAIN_COLLECTOR${GC:+, GC=$GC})"
 }
 
 print_table() {
   awk -F'\t' -v start_load="$1" -v end_load="$2" '
     function ratio(v, ref) { return (ref > 0 && v != "-") ? sprintf("%.2f", v / ref) : "-" }
     { label[NR]=$1; group[NR]=$2; m[NR]=$3; keys[NR]=$4; req[NR]=$5; p50[NR]=$6; p99[NR]=$7;
-      p999[NR]=$8; cmds[NR]=$9; reads[NR]=$10; rcpu[NR]=$11; scpu[NR]=$12; ccpu[NR]=$13;
+      p999[NR]=$8; err[NR]=$9; cmds[NR]=$10; reads[NR]=$11; rtreq[NR]=$12; rcpu[NR]=$13;
+      scpu[NR]=$14; ccpu[NR]=$15; gcn[NR]=$16; gcms[NR]=$17; gcmax[NR]=$18; node[NR]=$19
       dec[NR] = $5 * $3
       if ($1 == "redis-benchmark P1") r1 = dec[NR]
       if ($1 == "redis-benchmark P16") r16 = dec[NR]
       if ($2 == "bucket4j") b4j[$4] = dec[NR]
       if ($2 == "ceiling" && $1 !~ /@/) ceil[$3] = $5 }
     END {
-      fmt = "%-24s %2s %-6s %9s %9s %8s %8s %8s %6s %6s %6s %6s %7s %7s %8s %8s %8s\n"
-      printf fmt, "what", "M", "keys", "req/s", "dec/s", "p50 ms", "p99 ms", "p999 ms",
-        "/rP1", "/rP16", "/b4j", "/ceil", "cmd/dec", "rt/dec", "redisus", "srv us", "cli us"
+      fmt = "%-34s %2s %-6s %7s %7s %7s %7s %7s %4s %5s %5s %5s %5s %6s %6s %6s %7s %6s %6s %4s %6s %6s %s\n"
+      printf fmt, "what", "M", "keys", "req/s", "dec/s", "p50 ms", "p99 ms", "p999ms", "err",
+        "/rP1", "/rP16", "/b4j", "/ceil", "cmd/dc", "rt/dec", "rt/req", "redisus", "srv us",
+        "cli us", "gc n", "gc ms", "gc max", "redisus/node"
       for (i = 1; i <= NR; i++) {
-        half = label[i] ~ /@/
+        open = label[i] ~ /@/
         printf fmt, label[i], m[i], keys[i], sprintf("%.0f", req[i]), sprintf("%.0f", dec[i]),
-          p50[i], p99[i], p999[i],
-          half ? "-" : ratio(dec[i], r1), half ? "-" : ratio(dec[i], r16),
-          half ? "-" : ratio(dec[i], b4j[keys[i]]),
-          (half || group[i] == "redis" || group[i] == "bucket4j") ? "-" : ratio(req[i], ceil[m[i]]),
-          cmds[i], reads[i], rcpu[i], scpu[i], ccpu[i]
+          p50[i], p99[i], p999[i], err[i],
+          open ? "-" : ratio(dec[i], r1), open ? "-" : ratio(dec[i], r16),
+          open ? "-" : ratio(dec[i], b4j[keys[i]]),
+          (open || group[i] == "redis" || group[i] == "bucket4j") ? "-" : ratio(req[i], ceil[m[i]]),
+          cmds[i], reads[i], rtreq[i], rcpu[i], scpu[i], ccpu[i], gcn[i], gcms[i], gcmax[i], node[i]
       }
       print ""
       print "M: descriptors per request. dec/s = req/s x M: one decision is one counted descriptor."
+      print "err: requests of the window that failed (gRPC errors, deadlines included): must be 0."
       print "/rP1, /rP16: dec/s over redis-benchmark EVALSHA token_bucket.lua unpipelined / -P 16."
-      print "/b4j: dec/s over Bucket4j with the same keys. /ceil: req/s over the do-nothing server at the same M."
-      print "cmd/dec: Redis total_commands_processed per decision (commands inside Lua count too)."
-      print "rt/dec: Redis total_reads_processed per decision (~ round trips). redisus, srv us, cli us: CPU"
-      print "microseconds per decision of redis-server, of the server JVM (Sluice, bench-server, or Bucket4j"
-      print "in-process) and of the load generator, over the measured window."
-      print "@50%: open loop (bench --rate) at half the closed-loop req/s of the row above; latency from the due time."
+      print "/b4j: dec/s over Bucket4j with the same keys. /ceil: req/s over the do-nothing server at the"
+      print "same M (the tuned transport when both ran)."
+      print "cmd/dc: Redis total_commands_processed per decision (commands inside Lua count too)."
+      print "rt/dec, rt/req: Redis total_reads_processed (~ round trips) per decision, per request."
+      print "redisus, srv us, cli us: CPU microseconds per decision of redis-server (summed over a"
+      print "cluster'"'"'s masters; redisus/node: each master over the decisions it served), of the server"
+      print "JVM (Sluice, bench-server, or Bucket4j in-process) and of the load generator, in the window."
+      print "gc n, gc ms, gc max: the server JVM'"'"'s stop-the-world GC pauses logged in the window:"
+      print "count, total and longest, ms."
+      print "@N%: open loop (bench --rate) at N % of the closed-loop req/s of the row it follows, latency"
+      print "from each request'"'"'s due time. gc=NAME: that collector instead of the default one."
       printf "load average at start: %s; at end: %s\n", start_load, end_load
     }' "$RESULTS"
+  local note
+  for note in "${NOTES[@]}"; do
+    echo "NOTE: $note"
+  done
+  for note in "${ERROR_ROWS[@]}"; do
+    echo "ERRORS: $note"
+  done
   if awk -v l="${1%% *}" -v n="$(nproc)" 'BEGIN{exit !(l > n / 2)}'; then
     echo "WARNING: the machine was busy before the run (1-minute load ${1%% *} on $(nproc) cores):"
     echo "         other processes shared the CPUs, so absolute figures are low and noisy."
@@ -540,52 +844,50 @@ print_table() {
 }
 
 main() {
-  local start_load end_load
+  local start_load end_load started=$SECONDS
   start_load=$(cut -d' ' -f1-3 /proc/loadavg)
+  NOTES=()
+  ERROR_ROWS=()
+  SERVER_GC_LOG=""
+  local expected
+  expected=$(expected_seconds)
+  log "expected duration: about $((expected / 60)) min $((expected % 60)) s, plus a build when the sources are newer than the jars"
   build_if_needed
   # Copies: a rebuild in this tree during the run must not pull the jar from under a JVM.
   cp target/sluice.jar target/benchmarks.jar "$WORK/"
   SLUICE_JAR=$WORK/sluice.jar
   BENCH_JAR=$WORK/benchmarks.jar
+  setup_pinning
+  read -r -a BASE_JAVA_OPTS <<<"${SERVER_JAVA_OPTS-$(dockerfile_java_opts)}"
+  jvm_opts "${GC:-}" probe
+  MAIN_COLLECTOR=$(collector_in_use "${JOPTS[@]}")
+  log "$PIN_NOTE; server JVM options ${BASE_JAVA_OPTS[*]}: collector $MAIN_COLLECTOR"
+  local gc
+  for gc in $GCS; do collector_opts "$gc" >/dev/null; done # unknown names fail now, not at the end
   write_rules
   start_redis
   log "redis-server on port $REDIS_PORT, work dir $WORK"
 
-  measure_redis_benchmark "redis-benchmark P1" 1
-  measure_redis_benchmark "redis-benchmark P16" 16
+  if wanted redis-benchmark; then
+    measure_redis_benchmark "redis-benchmark P1" 1
+    measure_redis_benchmark "redis-benchmark P16" 16
+  fi
 
   local keys
-  for keys in random hot; do
+  wanted bucket4j || PEER_KEYS=""
+  for keys in $PEER_KEYS; do
     measure_jvm "bucket4j jedis cas" bucket4j 1 1 "" self -- \
-      java -cp "$BENCH_JAR" dev.sluice.peer.Bucket4jPeer \
+      "${GEN_PIN[@]}" java -cp "$BENCH_JAR" dev.sluice.peer.Bucket4jPeer \
       --redis "redis://127.0.0.1:$REDIS_PORT" --threads "$CONCURRENCY" \
       --duration-s "$DURATION_S" --warmup-s "$WARMUP_S" --keys "$keys" \
       --capacity "$BURST" --refill-per-second "$LIMIT_PER_SECOND" --json
   done
 
-  start_bg bench-server java -jar "$SLUICE_JAR" bench-server --port 0
-  local ceiling_pid=$BG_PID
-  wait_line "$WORK/bench-server.log" "answering OK on gRPC port" 60 "$ceiling_pid"
-  local ceiling_port
-  ceiling_port=$(sed -E 's/.*gRPC port ([0-9]+).*/\1/' <<<"$(grep -m1 "answering OK" \
-    "$WORK/bench-server.log")")
-  warm_server "$ceiling_port" fw fw
-  local m
-  for m in 1 4; do
-    bench_cmd "$ceiling_port" fw "$m" random
-    measure_jvm "grpc ceiling" ceiling "$m" 0 "$ceiling_pid" - -- "${CMD[@]}"
-  done
-  local half
-  half=$(awk -v r="$(awk -F'\t' '$2=="ceiling" && $3==1 {print $5}' "$RESULTS")" \
-    'BEGIN{printf "%.0f", r / 2}')
-  bench_cmd "$ceiling_port" fw 1 random --rate "$half"
-  measure_jvm "grpc ceiling @50%" ceiling 1 0 "$ceiling_pid" - -- "${CMD[@]}"
-  stop_pid "$ceiling_pid"
-  forget_pid "$ceiling_pid"
-
-  sluice_rows memory
+  if wanted nothing; then ceiling_rows; fi
+  if wanted memory; then sluice_rows memory memory; fi
   local topology
-  for topology in ${TOPOLOGIES:-standalone}; do
+  wanted redis || TOPOLOGIES=""
+  for topology in $TOPOLOGIES; do
     case $topology in
       standalone) start_redis_urls_standalone ;;
       cluster) start_cluster ;;
@@ -594,10 +896,15 @@ main() {
     esac
     sluice_rows redis "$([[ $topology == standalone ]] && echo redis || echo "redis-$topology")"
   done
+  start_redis_urls_standalone
+  wanted gc || GCS=""
+  for gc in $GCS; do
+    gc_rows "$gc"
+  done
 
   end_load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
-  echo "bench/compare.sh, $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "bench/compare.sh, $(date -u +%Y-%m-%dT%H:%MZ), $((SECONDS - started)) s (expected about $expected s)"
   machine
   echo
   print_table "$start_load" "$end_load"
