@@ -31,6 +31,9 @@ EXPOSE 8081 8080
 HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${SLUICE_HTTP_PORT:-8080} && printf 'GET /healthcheck HTTP/1.0\\r\\n\\r\\n' >&3 && read -r status <&3 && [[ $status == *' 200 '* ]]"]
 # Heap sized from the container's memory limit; on OutOfMemoryError exit and let the runtime
-# restart the container rather than limp on.
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/sluice.jar"]
+# restart the container rather than limp on. The collector is named because the JVM's own choice
+# depends on the container: with one CPU (or under 1792 MB) it silently takes Serial, whose
+# pauses stop every request. bench/compare.sh runs Sluice with these options and compares the
+# collectors (GCS knob; BENCHMARKS.md): G1 until those figures say otherwise.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseG1GC", "-jar", "/app/sluice.jar"]
 CMD ["serve"]
