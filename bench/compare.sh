@@ -468,7 +468,7 @@ start_redis_urls_standalone() {
 start_redis() {
   REDIS_PORT=$(free_port)
   start_bg redis "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' \
-    --appendonly no --protected-mode yes
+    --appendonly no --dir "$WORK" --protected-mode yes
   REDIS_PID=$BG_PID
   STAT_PORTS=("$REDIS_PORT")
   STAT_PIDS=("$REDIS_PID")
@@ -507,12 +507,15 @@ start_cluster() {
 start_sentinel() {
   local master replica i port seeds=()
   master=$(free_port)
-  start_bg "sentinel-master" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$master" --save '' --appendonly no
+  mkdir -p "$WORK/master" "$WORK/replica"
+  # Their own directories: a full sync writes an RDB file on the replica's side, --save '' or not.
+  start_bg "sentinel-master" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$master" \
+    --save '' --appendonly no --dir "$WORK/master"
   local master_pid=$BG_PID
   wait_for "sentinel master on $master" 20 redis-cli -p "$master" ping
   replica=$(free_port)
   start_bg "sentinel-replica" "${SRV_PIN[@]}" redis-server --bind 127.0.0.1 --port "$replica" --save '' \
-    --appendonly no --replicaof 127.0.0.1 "$master"
+    --appendonly no --dir "$WORK/replica" --replicaof 127.0.0.1 "$master"
   wait_for "replica on $replica" 20 redis-cli -p "$replica" ping
   for i in 1 2 3; do
     port=$(free_port)
