@@ -4,12 +4,13 @@
 -- operation, as its Java twin (fixed_window: FixedWindow; token_bucket: TokenBucketState.take;
 -- sliding_window: SlidingWindowEstimate.take), so the memory store answers alike.
 --
--- KEYS     one per hit, in order: the hit's base key. A fixed or sliding window appends
---          '|' .. window index to it, a token bucket is the hash at the key itself. On a cluster
---          every key one group uses shares one hash tag (the group's), so the script's keys are in
---          one slot.
--- ARGV[1]  the service clock, milliseconds since the epoch: the fixed-window index, as the
---          per-hit commands use it (token bucket and sliding window read Redis TIME)
+-- KEYS     one per hit, in order: every key the hit touches, and the script touches no other.
+--          A fixed window: its window's key (the base key, '|', the window index of ARGV[1]); a
+--          sliding window: its hash, one field per window index (as lua/sliding_window.lua); a
+--          token bucket: its hash. On a cluster every key one group uses shares one hash tag (the
+--          group's), so the script's keys are in one slot, and Redis routes the script by them.
+-- ARGV[1]  the service clock, milliseconds since the epoch: the fixed-window index the caller
+--          put in the key, for its reset (token bucket and sliding window read Redis TIME)
 -- ARGV[2]  number of groups
 -- then per group: policy (0 each, 1 together, 2 with_request), vote (0 none, 1 regular,
 --          2 quota), answered (1: refused already, no hits), number of hits
@@ -21,8 +22,9 @@
 -- rule of Charge.decide says which hits are charged. The second charges those, in order, on the
 -- stored values, and reads the others without writing.
 --
--- Writes: fixed window INCRBY + EXPIRE NX (window), sliding window INCRBY + PEXPIRE on the current
--- window (two windows), token bucket HSET + PEXPIRE (until full); only for charged hits.
+-- Writes: fixed window INCRBY + EXPIRE NX (window); sliding window HINCRBY on the current
+-- window's field, and for a new field HDEL of the windows that can no longer be previous + PEXPIRE
+-- (two windows); token bucket HSET + PEXPIRE (until full); only for charged hits.
 --
 -- Reply, integers only, six per hit: {fits, charged, remaining, reset, count, index}
 --   fits      1 when the hit fits its limit
@@ -48,7 +50,7 @@ algo.fw = {
   keys = function(h)
     local window_ms = h.window * 1000
     h.index = math.floor(now_millis / window_ms)
-    h.key = h.base .. '|' .. fmt(h.index)
+    h.key = h.base
     h.reset = (window_ms - (now_millis - h.index * window_ms)) * 1000
   end,
   read = function(h)
@@ -84,14 +86,11 @@ algo.sw = {
     h.window_micros = window
     h.index = index
     h.elapsed = elapsed
-    h.key = h.base .. '|' .. fmt(index)
-    h.previous_key = h.base .. '|' .. fmt(index - 1)
+    h.key = h.base
   end,
   read = function(h)
-    return {
-      previous = tonumber(redis.call('GET', h.previous_key) or '0'),
-      current = tonumber(redis.call('GET', h.key) or '0')
-    }
+    local counts = redis.call('HMGET', h.key, fmt(h.index), fmt(h.index - 1))
+    return {current = tonumber(counts[1] or '0'), previous = tonumber(counts[2] or '0')}
   end,
   take = function(h, s, hits)
     local window = h.window_micros
@@ -130,8 +129,9 @@ algo.sw = {
   end,
   write = function(h, hits)
     if hits > 0 then
-      local counted = redis.call('INCRBY', h.key, hits)
+      local counted = redis.call('HINCRBY', h.key, fmt(h.index), hits)
       if counted == hits then
+        redis.call('HDEL', h.key, fmt(h.index - 2), fmt(h.index - 3))
         redis.call('PEXPIRE', h.key, math.ceil((2 * h.window_micros - h.elapsed) / 1000))
       end
     end

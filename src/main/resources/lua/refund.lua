@@ -3,11 +3,13 @@
 -- cannot be decided in one script: each node charges what fits, then the refused request's
 -- charge_denied: false counters are refunded here (see README, "Denied requests charge nothing").
 --
--- KEYS     one per hit: the key that was charged (a window's key with its index, or the bucket)
--- ARGV     per hit, in KEYS order: algorithm (fw, sw, tb), hits to give back, capacity (burst;
---          only read for a bucket)
+-- KEYS     one per hit: the key that was charged (a fixed window's key with its index, a sliding
+--          window's hash, or the bucket); the script touches no other key
+-- ARGV     per hit, in KEYS order: algorithm (fw, sw, tb), hits to give back, and a third value:
+--          the capacity (burst) for a bucket, the window index charged (the hash's field) for a
+--          sliding window, unused (0) for a fixed window
 --
--- A window's count goes down by the hits, never below 0, and only if the key still exists (an
+-- A window's count goes down by the hits, never below 0, and only if it still exists (an
 -- expired window needs no refund). A bucket gets the tokens back, never above its capacity, and
 -- only if it still exists (a missing bucket reads as full). Nothing else changes, expiries
 -- included.
@@ -18,12 +20,19 @@ local changed = 0
 for n, key in ipairs(KEYS) do
   local algorithm = ARGV[3 * n - 2]
   local hits = tonumber(ARGV[3 * n - 1])
-  local capacity = tonumber(ARGV[3 * n])
+  local third = ARGV[3 * n]
   if algorithm == 'tb' then
+    local capacity = tonumber(third)
     local tokens = tonumber(redis.call('HGET', key, 'tokens'))
     if tokens ~= nil then
       local back = math.min(capacity, tokens + hits)
       redis.call('HSET', key, 'tokens', string.format('%.17g', back))
+      changed = changed + 1
+    end
+  elseif algorithm == 'sw' then
+    local count = tonumber(redis.call('HGET', key, third))
+    if count ~= nil and count > 0 then
+      redis.call('HINCRBY', key, third, -math.min(count, hits))
       changed = changed + 1
     end
   else

@@ -4,10 +4,11 @@
 --   estimate = previous * (window - elapsed) / window + current
 --   allowed iff estimate + hits <= limit; only allowed hits are counted.
 --
--- KEYS[1]  the counter key, e.g. sw|60|api|user=alice ({sw|60|api|user=alice} on a cluster).
---          The script reads and writes KEYS[1] .. '|' .. window index for the current and the previous window: both
---          share KEYS[1]'s hash tag, so they live in its slot on a cluster. Each is a string
---          holding that window's count of allowed hits.
+-- KEYS[1]  the counter's hash, e.g. sw|60|api|user=alice ({sw|60|api|user=alice} on a cluster):
+--          one field per window, named by the window's index (windows since the epoch), holding
+--          that window's count of allowed hits. The script touches no other key: on a cluster
+--          Redis routes it by that one key, and both windows move with it in one MIGRATE, so a
+--          half-migrated slot never shows the script one window without the other.
 -- ARGV[1]  limit (requests_per_unit), hits per window
 -- ARGV[2]  window length, seconds; windows are aligned to the Unix epoch
 -- ARGV[3]  hits to count (0 only reads)
@@ -15,8 +16,10 @@
 --          let instances with skewed clocks disagree); the parity test does, to run the same
 --          instants as the fake clock. Absent, the time is Redis's own TIME.
 --
--- Writes INCRBY on the current window only when the hits are allowed and not 0, and expires a
--- window key two windows after its window began (relative to the script's time) (when it can no longer be a previous window).
+-- Writes HINCRBY on the current window's field only when the hits are allowed and not 0. When
+-- that field is new, the fields of windows that can no longer be a previous window are deleted
+-- and the hash expires two windows after the current window began (relative to the script's
+-- time): with no hit for that long both windows are empty anyway.
 --
 -- Reply, integers only: {allowed, remaining, reset, count}
 --   allowed    1 when the hits were counted, 0 when they did not fit (nothing counted)
@@ -44,10 +47,12 @@ if elapsed < 0 then
   index = index - 1
   elapsed = elapsed + window
 end
-local current_key = KEYS[1] .. '|' .. string.format('%.0f', index)
-local previous_key = KEYS[1] .. '|' .. string.format('%.0f', index - 1)
-local current = tonumber(redis.call('GET', current_key) or '0')
-local previous = tonumber(redis.call('GET', previous_key) or '0')
+local function field(n)
+  return string.format('%.0f', n)
+end
+local counts = redis.call('HMGET', KEYS[1], field(index), field(index - 1))
+local current = tonumber(counts[1] or '0')
+local previous = tonumber(counts[2] or '0')
 
 local estimate = previous * (window - elapsed) / window + current
 local allowed = estimate + hits <= limit
@@ -74,9 +79,12 @@ local reset = window - elapsed
 local count = limit - remaining
 if allowed then
   if hits > 0 then
-    local counted = redis.call('INCRBY', current_key, hits)
+    local counted = redis.call('HINCRBY', KEYS[1], field(index), hits)
     if counted == hits then
-      redis.call('PEXPIRE', current_key, math.ceil((2 * window - elapsed) / 1000))
+      -- Before this, the hash held at most the windows index - 3 .. index - 1 (an older last
+      -- write would have expired it), so only these two can be left over.
+      redis.call('HDEL', KEYS[1], field(index - 2), field(index - 3))
+      redis.call('PEXPIRE', KEYS[1], math.ceil((2 * window - elapsed) / 1000))
     end
   end
   return {1, remaining, reset, count}

@@ -128,7 +128,7 @@ final class ClusterTopologyView {
         .orElseThrow(() -> new IllegalArgumentException("not a cluster node: " + address));
   }
 
-  void migrate(int slot, HostAndPort target, Runnable betweenBatches) {
+  void migrate(int slot, HostAndPort target, Runnable beforeKeysMove, Runnable betweenBatches) {
     HostAndPort source = masterOf(slot);
     if (Objects.equals(source, target)) {
       throw new IllegalArgumentException("slot " + slot + " is already on " + target);
@@ -139,6 +139,7 @@ final class ClusterTopologyView {
         Jedis from = cluster.client(source)) {
       to.clusterSetSlotImporting(slot, sourceId);
       from.clusterSetSlotMigrating(slot, targetId);
+      beforeKeysMove.run();
       for (List<String> keys = from.clusterGetKeysInSlot(slot, MIGRATE_BATCH);
           !keys.isEmpty();
           keys = from.clusterGetKeysInSlot(slot, MIGRATE_BATCH)) {

@@ -112,7 +112,17 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
    * @param betweenBatches runs after each batch of keys moved, e.g. to let traffic meet ASK
    */
   public void migrateSlot(int slot, HostAndPort target, Runnable betweenBatches) {
-    ClusterTopologyView.read(this).migrate(slot, target, betweenBatches);
+    ClusterTopologyView.read(this).migrate(slot, target, () -> {}, betweenBatches);
+  }
+
+  /**
+   * As {@link #migrateSlot(int, HostAndPort, Runnable)}, and runs {@code beforeKeysMove} once the
+   * slot is IMPORTING and MIGRATING but before any key moved: every key is still on the source, and
+   * a command whose declared keys are all missing there is sent on with ASK.
+   */
+  public void migrateSlot(
+      int slot, HostAndPort target, Runnable beforeKeysMove, Runnable betweenBatches) {
+    ClusterTopologyView.read(this).migrate(slot, target, beforeKeysMove, betweenBatches);
   }
 
   /**

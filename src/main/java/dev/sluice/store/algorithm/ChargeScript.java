@@ -19,7 +19,11 @@ import java.util.List;
  * ({@link #baseKey}). For one limit that is exactly the key the per-hit commands use; for a {@code
  * rate_limits} list the tag is the descriptor's and every limit's key extends it, so on a cluster
  * all of them share one hash tag ({@code prefix{ml|api|user=alice}|fw|1}) and the script runs in
- * one slot.
+ * one slot. The script is given every key it touches, so Redis routes it by them: a fixed window's
+ * key with the window index appended ({@link #scriptKey}), a sliding window's or a bucket's hash. A
+ * script that touched an undeclared key would be routed by the declared ones only, and on a cluster
+ * could run on a slot's importing node behind ASKING before its keys had moved, reading nothing
+ * there (issue 9).
  */
 public final class ChargeScript {
   /** Decides and charges a whole charge. */
@@ -37,9 +41,11 @@ public final class ChargeScript {
    *
    * @param fits the hit fitted its limit
    * @param charged the hit was charged
-   * @param key the Redis key charged (a window's key with its index, or the bucket), for a refund
+   * @param key the Redis key charged (a fixed window's key with its index, a sliding window's or a
+   *     bucket's hash), for a refund
+   * @param index the window charged (a sliding window's field in {@code key}), 0 for a bucket
    */
-  public record Counted(Usage usage, boolean fits, boolean charged, String key) {}
+  public record Counted(Usage usage, boolean fits, boolean charged, String key, long index) {}
 
   /** The base key of {@code hit} in {@code group}: the tag's Redis key plus the rest of its key. */
   static String baseKey(RedisBatch redis, Charge.Group group, Hit hit) {
@@ -47,6 +53,15 @@ public final class ChargeScript {
       throw new IllegalArgumentException("hit key " + hit.key() + " outside tag " + group.tag());
     }
     return redis.key(group.tag()) + hit.key().substring(group.tag().length());
+  }
+
+  /** The key the script touches for {@code hit}: a fixed window's carries the window's index. */
+  static String scriptKey(RedisBatch redis, Charge.Group group, Hit hit, long nowMillis) {
+    String base = baseKey(redis, group, hit);
+    if (CountingAlgorithm.of(hit.limit().algorithm()) == FixedWindow.INSTANCE) {
+      return base + "|" + FixedWindow.index(nowMillis, hit.limit().unit().millis());
+    }
+    return base;
   }
 
   /**
@@ -71,7 +86,7 @@ public final class ChargeScript {
     for (Charge.Group group : groups) {
       for (Hit hit : group.hits()) {
         hits.add(hit);
-        keys.add(baseKey(redis, group, hit));
+        keys.add(scriptKey(redis, group, hit, nowMillis));
         args.add(CountingAlgorithm.of(hit.limit().algorithm()).keyTag());
         args.add(Long.toString(hit.limit().requestsPerUnit()));
         args.add(Long.toString(hit.limit().burst()));
@@ -91,15 +106,17 @@ public final class ChargeScript {
       keys.add(refund.key());
       args.add(CountingAlgorithm.of(refund.hit().limit().algorithm()).keyTag());
       args.add(Long.toString(refund.hit().hits()));
-      args.add(Long.toString(refund.hit().limit().burst()));
+      boolean bucket =
+          CountingAlgorithm.of(refund.hit().limit().algorithm()) == TokenBucket.INSTANCE;
+      args.add(Long.toString(bucket ? refund.hit().limit().burst() : refund.index()));
     }
     return redis.script(REFUND, keys, args);
   }
 
-  /** A hit to give back, under the key it was charged. */
-  public record Refund(Hit hit, String key) {}
+  /** A hit to give back, under the key (and, for a sliding window, the window) it was charged. */
+  public record Refund(Hit hit, String key, long index) {}
 
-  private static List<Counted> countedOf(Object reply, List<Hit> hits, List<String> bases) {
+  private static List<Counted> countedOf(Object reply, List<Hit> hits, List<String> keys) {
     if (!(reply instanceof List<?> values)
         || values.size() != hits.size() * REPLY_PER_HIT
         || !values.stream().allMatch(Long.class::isInstance)) {
@@ -114,10 +131,8 @@ public final class ChargeScript {
       Duration reset = Duration.of((Long) values.get(at + 3), ChronoUnit.MICROS);
       long count = (Long) values.get(at + 4);
       long index = (Long) values.get(at + 5);
-      boolean bucket =
-          CountingAlgorithm.of(hits.get(i).limit().algorithm()) == TokenBucket.INSTANCE;
-      String key = bucket ? bases.get(i) : bases.get(i) + "|" + index;
-      counted.add(new Counted(new Usage(!fits, remaining, reset, count), fits, charged, key));
+      Usage usage = new Usage(!fits, remaining, reset, count);
+      counted.add(new Counted(usage, fits, charged, keys.get(i), index));
     }
     return counted;
   }

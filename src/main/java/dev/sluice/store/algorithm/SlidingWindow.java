@@ -15,11 +15,14 @@ import java.util.List;
  * count ({@link SlidingWindowEstimate}, twinned by {@code lua/sliding_window.lua} on Redis's own
  * clock). Only allowed hits are counted, so a refused request takes nothing.
  *
- * <p>Memory: one {@link Windows} per key, holding both counts. Redis: two string keys, the window
- * index appended to the counter key ({@code sw|60|api|user=alice|29334500}; on a cluster the
- * batch's key carries the hash tag, {@code {sw|60|api|user=alice}|29334500}, so both windows live
- * in one slot); each expires two windows after its window began, once it can no longer be anyone's
- * previous window.
+ * <p>Memory: one {@link Windows} per key, holding both counts. Redis: one hash per counter at the
+ * counter key ({@code sw|60|api|user=alice}; on a cluster {@code {sw|60|api|user=alice}}), one
+ * field per window named by its index ({@code 29334500}), expiring two windows after the newest
+ * window began. One key, not one per window: a script must be given every key it touches, and the
+ * window's index comes from Redis's clock inside the script, so the caller cannot name a window's
+ * key; with one key, Redis routes the script by the key it really reads, and a slot migration moves
+ * both windows at once (issue 9: with a key per window, a half-migrated slot ran the script on the
+ * importing node, which had neither window yet, and over-admitted).
  */
 public final class SlidingWindow implements CountingAlgorithm {
   static final SlidingWindow INSTANCE = new SlidingWindow();
@@ -85,17 +88,14 @@ public final class SlidingWindow implements CountingAlgorithm {
     long windowMillis = hit.limit().unit().millis();
     long index = Math.floorDiv(nowMillis, windowMillis);
     String base = baseKey(redis, hit);
-    String currentKey = base + "|" + index;
-    String previousKey = base + "|" + (index - 1);
-    RedisBatch.Reply<String> current = redis.get(currentKey);
-    RedisBatch.Reply<String> previous = redis.get(previousKey);
+    RedisBatch.Reply<List<String>> counts =
+        redis.hmget(base, Long.toString(index), Long.toString(index - 1));
     if (delete) {
-      redis.del(currentKey);
-      redis.del(previousKey);
+      redis.del(base);
     }
     return () -> {
-      String now = current.get();
-      String before = previous.get();
+      String now = counts.get().get(0);
+      String before = counts.get().get(1);
       long elapsedMicros = (nowMillis - index * windowMillis) * 1000;
       SlidingWindowEstimate estimate =
           new SlidingWindowEstimate(count(before), count(now), elapsedMicros);
@@ -105,10 +105,9 @@ public final class SlidingWindow implements CountingAlgorithm {
   }
 
   /**
-   * The counter key as the batch names it; the script appends each window's index after it. No hash
-   * tag of our own: on a cluster {@link RedisBatch#key} already wraps the counter key in one
-   * ({@code prefix{counter key}}), which the appended index keeps, and the store routes the hit by
-   * that same tag; a second pair of braces would move the keys to another slot (MOVED).
+   * The counter's hash as the batch names it. No hash tag of our own: on a cluster {@link
+   * RedisBatch#key} already wraps the counter key in one ({@code prefix{counter key}}), and the
+   * store routes the hit by that same tag; a second pair of braces would move it elsewhere (MOVED).
    */
   private static String baseKey(RedisBatch redis, Hit hit) {
     return redis.key(hit.key());

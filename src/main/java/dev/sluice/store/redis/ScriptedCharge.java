@@ -125,7 +125,7 @@ final class ScriptedCharge {
         ChargeScript.Counted answer = answers.get(at + i);
         Hit hit = group.hits().get(i);
         if (answer.charged() && !keep[g][i]) {
-          back.add(new ChargeScript.Refund(hit, answer.key()));
+          back.add(new ChargeScript.Refund(hit, answer.key(), answer.index()));
           usages.add(refunded(hit, answer.usage()));
         } else {
           usages.add(answer.usage());

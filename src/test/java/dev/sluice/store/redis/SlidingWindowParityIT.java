@@ -88,9 +88,26 @@ class SlidingWindowParityIT {
     onRedis(hit);
     long nowMillis = clock.millis();
     long index = Math.floorDiv(nowMillis, 60_000L);
-    long ttl = jedis.pttl(hit.key() + "|" + index);
+    long ttl = jedis.pttl(hit.key());
     assertThat(ttl).isPositive().isLessThanOrEqualTo((index + 2) * 60_000L - nowMillis);
     assertThat(ttl).isGreaterThan(60_000L);
+    assertThat(jedis.hgetAll(hit.key())).containsOnlyKeys(Long.toString(index));
+  }
+
+  /** One hash per counter, one field per window: a window that can no longer be previous goes. */
+  @Test
+  void windowsRolling_hashKeepsOnlyCurrentAndPrevious() {
+    Hit hit = new Hit("sw|fields-" + unique, sliding(5, Unit.SECOND), 1);
+    long first = Math.floorDiv(clock.millis(), 1_000L);
+    for (int window = 0; window < 4; window++) {
+      onRedis(hit);
+      clock.advance(Duration.ofSeconds(1));
+    }
+    assertThat(jedis.hgetAll(hit.key()))
+        .containsOnlyKeys(Long.toString(first + 2), Long.toString(first + 3));
+    clock.advance(Duration.ofSeconds(1)); // skips a window: both older windows are two back or more
+    onRedis(hit);
+    assertThat(jedis.hgetAll(hit.key())).containsOnlyKeys(Long.toString(first + 5));
   }
 
   private Usage onRedis(Hit hit) {
