@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
@@ -21,8 +24,17 @@ import redis.clients.jedis.Pipeline;
  * once, and follows the redirects a cluster answers while slots move: on {@code MOVED} the hits go
  * again to the node named in the reply (and the slot map is fixed at once and refreshed soon), on
  * {@code ASK} they go to the named node behind {@code ASKING}, in the same pipeline, so one more
- * round trip. At most {@link #MAX_REDIRECTS} hops, and none once the request is older than the
- * timeout; then the request fails (answered by the failure mode).
+ * round trip. At most {@link #MAX_REDIRECTS} hops, and none once the request has used up its answer
+ * time; then the request fails (answered by the failure mode).
+ *
+ * <p>Answer time: every {@link #send} is answered within {@link #ANSWER_TIMEOUTS} times the store's
+ * timeout, enforced here: failed with {@link StoreException} at that point whatever the lanes are
+ * doing (a reply that arrives later changes nothing more). Two timeouts because the timeout runs
+ * from when a pipeline is written (issue 11.12: time spent queued must not fail a call on a busy
+ * machine), so a request may first wait for the round trip ahead of it on its connection, itself
+ * bounded by the timeout, and then have its own. Without this bound a request could also reconnect
+ * (connect and handshake, each bounded by the timeout) or follow a redirect after that, and a
+ * failover test saw answers after 2 s with a 1 s timeout.
  *
  * <p>Why following is exact: Redis answers {@code MOVED} or {@code ASK} <em>instead of</em> running
  * a command (the node checks the key's slot before executing), so a redirected INCRBY or script has
@@ -38,10 +50,13 @@ final class HitDispatch {
   /** Redirect hops one request may follow: a stale map (MOVED) then a migrating slot (ASK). */
   static final int MAX_REDIRECTS = 3;
 
+  /** A request's answer time, in store timeouts: its own round trip and the one ahead of it. */
+  static final int ANSWER_TIMEOUTS = 2;
+
   private final NodeRouting routing;
   private final String keyPrefix;
   private final Map<String, LuaScript> scripts;
-  private final long timeoutNanos;
+  private final long answerNanos;
   private final LongSupplier expiryJitterMillis;
 
   /** The commands one hit sends, and how to read their replies, on one node's pipeline. */
@@ -57,7 +72,7 @@ final class HitDispatch {
     this.routing = routing;
     this.keyPrefix = settings.keyPrefix();
     this.scripts = scripts;
-    this.timeoutNanos = settings.timeout().toNanos();
+    this.answerNanos = settings.timeout().toNanos() * ANSWER_TIMEOUTS;
     long jitterMillis = settings.expirationJitter().toMillis();
     // Off is a constant, so no random number is drawn per counter when there is no jitter.
     this.expiryJitterMillis =
@@ -70,7 +85,18 @@ final class HitDispatch {
    * @return fails with {@link StoreException} when a node cannot answer or redirects too often
    */
   <T> CompletableFuture<List<T>> send(List<Hit> hits, Commands<T> commands) {
-    Attempt attempt = new Attempt(0, false, System.nanoTime() + timeoutNanos);
+    Attempt attempt = new Attempt(0, false, System.nanoTime() + answerNanos);
+    CompletableFuture<List<T>> answer = route(hits, commands, attempt);
+    if (answer.isDone()) {
+      return answer;
+    }
+    return answer
+        .orTimeout(answerNanos, TimeUnit.NANOSECONDS)
+        .exceptionallyCompose(failure -> CompletableFuture.failedFuture(late(failure)));
+  }
+
+  private <T> CompletableFuture<List<T>> route(
+      List<Hit> hits, Commands<T> commands, Attempt attempt) {
     List<NodeRouting.Route> routes;
     try {
       routes = routing.route(hits, keyPrefix);
@@ -87,6 +113,23 @@ final class HitDispatch {
       parts.add(sendTo(route.lane(), pick(hits, route.positions()), commands, attempt));
     }
     return merge(hits.size(), positions, parts);
+  }
+
+  /** The failure itself, or a {@link StoreException} when the answer time ran out. */
+  private Throwable late(Throwable failure) {
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    if (cause instanceof TimeoutException) {
+      return new StoreException(
+          "redis: no answer within "
+              + TimeUnit.NANOSECONDS.toMillis(answerNanos)
+              + " ms ("
+              + ANSWER_TIMEOUTS
+              + " x --redis-timeout); not sent again");
+    }
+    return cause;
   }
 
   private <T> CompletableFuture<List<T>> sendTo(
@@ -128,7 +171,7 @@ final class HitDispatch {
           new StoreException(
               "redis cluster: still redirected after "
                   + attempt.redirects()
-                  + " hops or past the timeout ("
+                  + " hops or past the answer time ("
                   + any.reply().getMessage()
                   + "); not sent again"));
     }
@@ -218,7 +261,8 @@ final class HitDispatch {
    *
    * @param redirects hops followed so far
    * @param asking whether each command goes behind {@code ASKING} (the hits were answered ASK)
-   * @param deadlineNanos {@link System#nanoTime} after which no redirect is followed
+   * @param deadlineNanos {@link System#nanoTime} at the end of the answer time, after which no
+   *     redirect is followed
    */
   private record Attempt(int redirects, boolean asking, long deadlineNanos) {
     boolean mayFollow() {

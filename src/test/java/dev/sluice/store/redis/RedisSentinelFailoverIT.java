@@ -29,17 +29,24 @@ import redis.clients.jedis.Jedis;
 
 /**
  * Failover through real sentinels under 16 threads: {@code SENTINEL FAILOVER}, then a {@code kill
- * -9} of the master. Every call is answered within the timeout, the store moves to the new master
- * without a restart, and what the new master lacks (writes the old one acknowledged and never
- * replicated) is measured and bounds the over-admission. The kill runs last: it leaves one data
- * node.
+ * -9} of the master. Every call is answered within the answer time, the store moves to the new
+ * master without a restart, and what the new master lacks (writes the old one acknowledged and
+ * never replicated) is measured and bounds the over-admission. The kill runs last: it leaves one
+ * data node.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisSentinelFailoverIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
 
-  /** Twice the timeout plus a margin: a request may queue behind a batch that waits it out. */
-  private static final Duration ANSWER_WITHIN = TIMEOUT.multipliedBy(2).plusMillis(500);
+  /**
+   * The store's answer time, enforced by {@link HitDispatch} ({@value HitDispatch#ANSWER_TIMEOUTS}
+   * timeouts: a request's own round trip and the one ahead of it on its connection, which a
+   * failover makes wait out the timeout), plus this test's scheduling on a loaded 2-core machine
+   * (the timer's thread and the caller's waking up). Not a speed assertion: a call past it is one
+   * the store failed to bound.
+   */
+  private static final Duration ANSWER_WITHIN =
+      TIMEOUT.multipliedBy(HitDispatch.ANSWER_TIMEOUTS).plusMillis(500);
 
   private static final int THREADS = 16;
   private static final long LIMIT = 300;
