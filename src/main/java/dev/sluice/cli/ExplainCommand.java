@@ -107,7 +107,11 @@ final class ExplainCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    RuleLoader loader = new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules);
+    // Read as serve and check read them, so explain shows the rules a deployment would load.
+    RuleLoader loader =
+        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
+            .mergingDomains(rules.mergeDomains)
+            .withDefaultConsistency(rules.defaultConsistency);
     LoadResult result = loader.load(rules.config);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);

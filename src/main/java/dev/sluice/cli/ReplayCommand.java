@@ -99,7 +99,12 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   private Optional<RuleSet> load(Path path, PrintWriter err) {
-    LoadResult result = new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules).load(path);
+    // Read as serve and check read them, so a replay runs the rules a deployment would load.
+    LoadResult result =
+        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
+            .mergingDomains(rules.mergeDomains)
+            .withDefaultConsistency(rules.defaultConsistency)
+            .load(path);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
       return Optional.empty();

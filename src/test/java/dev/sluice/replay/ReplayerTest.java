@@ -44,8 +44,9 @@ class ReplayerTest {
    * <p>By hand, rules A: user: 7 requests; a is allowed 3 times and refused 2 (its 4th and 5th), b
    * allowed twice: allowed 5, refused 2, top a (2). checkout (shadow, limit 1): 3 requests, all
    * answered OK, the 2nd and 3rd over the limit: shadow 2. Peak 4 decisions/s; each request counts
-   * one fixed-window descriptor = 2 Redis commands, so peak 8/s, and 20 commands over the 3
-   * simulated seconds (0..2.5 s, rounded up) = 6.7/s. Rules B: a's 5th is the only refusal.
+   * one fixed-window descriptor = 1 Redis command (one EVALSHA of lua/fixed_window.lua), so peak
+   * 4/s, and 10 commands over the 3 simulated seconds (0..2.5 s, rounded up) = 3.3/s. Rules B: a's
+   * 5th is the only refusal.
    */
   private static final List<CapturedRequest> CAPTURE =
       List.of(
@@ -66,9 +67,9 @@ class ReplayerTest {
 
     assertThat(report.requests()).isEqualTo(10);
     assertThat(report.peakDecisionsPerSecond()).isEqualTo(4);
-    assertThat(report.peakRedisCommandsPerSecond()).isEqualTo(8);
+    assertThat(report.peakRedisCommandsPerSecond()).isEqualTo(4);
     assertThat(report.meanRedisCommandsPerSecond())
-        .isCloseTo(20 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
+        .isCloseTo(10 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(report.rules())
         .containsExactly(
             new ReplayReport.RuleReport(
