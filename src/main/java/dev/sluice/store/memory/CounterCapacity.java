@@ -1,12 +1,8 @@
 package dev.sluice.store.memory;
 
-import java.util.Comparator;
-import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongConsumer;
-import java.util.function.ToLongFunction;
 
 /**
  * The most counters the memory store keeps. Without it, a key-only rule over a long window keeps
@@ -15,9 +11,9 @@ import java.util.function.ToLongFunction;
  * then the counters that expire soonest (they would be forgotten first anyway), down to {@code 95%}
  * of the maximum so eviction runs once per many inserts, not on every one.
  *
- * <p>Thread-safe: one thread evicts at a time, others go on (the map may briefly exceed the maximum
- * by what they insert meanwhile). Removal is conditional, so a counter updated during eviction
- * keeps its new value only if it was not chosen.
+ * <p>Thread-safe: one thread evicts at a time, others go on (the table may briefly exceed the
+ * maximum by what they insert meanwhile). Removal happens under each stripe's lock and looks at the
+ * counter's value then, so a counter updated during eviction is judged by its new expiry.
  */
 final class CounterCapacity {
   private final long maxCounters;
@@ -46,43 +42,49 @@ final class CounterCapacity {
   }
 
   /** Evicts when {@code counters} holds more than the maximum; cheap when it does not. */
-  <V> void enforce(
-      ConcurrentHashMap<String, V> counters, ToLongFunction<V> expiresAtMillis, long nowMillis) {
-    if (counters.mappingCount() <= maxCounters || !evicting.compareAndSet(false, true)) {
+  void enforce(CounterTable counters, long nowMillis) {
+    if (counters.size() <= maxCounters || !evicting.compareAndSet(false, true)) {
       return;
     }
     try {
-      counters.values().removeIf(counter -> expiresAtMillis.applyAsLong(counter) <= nowMillis);
-      long excess = counters.mappingCount() - target;
+      counters.removeIf(counter -> counter.expiresAtMillis() <= nowMillis);
+      long excess = counters.size() - target;
       if (excess > 0) {
-        evicted.accept(removeSoonestExpiring(counters, expiresAtMillis, excess));
+        evicted.accept(removeSoonestExpiring(counters, excess));
       }
     } finally {
       evicting.set(false);
     }
   }
 
-  /** Keeps the {@code count} soonest-expiring in a max-heap by expiry, then removes those. */
-  private static <V> long removeSoonestExpiring(
-      ConcurrentHashMap<String, V> counters, ToLongFunction<V> expiresAtMillis, long count) {
-    Comparator<Map.Entry<String, V>> latestFirst =
-        Comparator.comparingLong(
-                (Map.Entry<String, V> entry) -> expiresAtMillis.applyAsLong(entry.getValue()))
-            .reversed();
-    int size = (int) Math.min(count, Integer.MAX_VALUE - 8);
-    PriorityQueue<Map.Entry<String, V>> soonest = new PriorityQueue<>(size + 1, latestFirst);
-    for (Map.Entry<String, V> entry : counters.entrySet()) {
-      soonest.add(Map.entry(entry.getKey(), entry.getValue()));
-      if (soonest.size() > size) {
-        soonest.poll();
-      }
+  /**
+   * Removes about {@code count} counters, those expiring soonest: every counter expiring before the
+   * {@code count}-th smallest expiry, then as many expiring at it as make up {@code count}. A
+   * counter written meanwhile is judged by its new expiry (each stripe is read under its lock).
+   */
+  private static long removeSoonestExpiring(CounterTable counters, long count) {
+    long[] expiries = counters.expiries();
+    if (expiries.length == 0) {
+      return 0;
     }
-    long removed = 0;
-    for (Map.Entry<String, V> entry : soonest) {
-      if (counters.remove(entry.getKey(), entry.getValue())) {
-        removed++;
-      }
+    Arrays.sort(expiries);
+    long threshold = expiries[(int) Math.min(count, expiries.length) - 1];
+    long below = 0;
+    while (below < expiries.length && expiries[(int) below] < threshold) {
+      below++;
     }
-    return removed;
+    long[] atThreshold = {Math.min(count, expiries.length) - below};
+    return counters.removeIf(
+        counter -> {
+          long expires = counter.expiresAtMillis();
+          if (expires < threshold) {
+            return true;
+          }
+          if (expires == threshold && atThreshold[0] > 0) {
+            atThreshold[0]--;
+            return true;
+          }
+          return false;
+        });
   }
 }

@@ -1,0 +1,103 @@
+package dev.sluice.jmh;
+
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Entry;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Charge;
+import dev.sluice.store.CounterKey;
+import dev.sluice.store.Hit;
+import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.threads.Scheduler;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Heap bytes per active counter of the memory store: fills an {@link InMemoryCounterStore} with N
+ * distinct keys through its real {@code acquire} path (one hit per request, as a descriptor with
+ * one limit charges), forces GC, and divides the used heap over the empty store's by N. The keys
+ * are what {@link CounterKey} builds for {@code user=user-<7 digits>} in domain {@code bench}, so
+ * the figure includes a realistic key (about 30 Latin-1 characters). Hour windows, so nothing
+ * expires while filling; the store's bound is N, so nothing is evicted either.
+ *
+ * <p>Not JMH: one number per algorithm, from a fresh store each. Run with a fixed heap so GC can
+ * compact: {@code java -Xms2g -Xmx2g -XX:+UseSerialGC -cp target/benchmarks.jar
+ * dev.sluice.jmh.MemoryFootprint [counters]}. Prints one line per algorithm.
+ */
+public final class MemoryFootprint {
+  /** The sweep never runs here: the windows are an hour long and the run takes seconds. */
+  private static final Scheduler NO_SWEEP =
+      new Scheduler() {
+        @Override
+        public Cancellable scheduleWithFixedDelay(
+            Runnable task, java.time.Duration initialDelay, java.time.Duration delay) {
+          return () -> {};
+        }
+
+        @Override
+        public void execute(Runnable task) {}
+      };
+
+  private MemoryFootprint() {}
+
+  public static void main(String[] args) {
+    int counters = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+    System.out.printf(
+        Locale.ROOT,
+        "%-16s %10s %12s %10s %8s%n",
+        "algorithm",
+        "counters",
+        "heap MB",
+        "B/counter",
+        "key len");
+    for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET)) {
+      measure(algorithm, counters);
+    }
+  }
+
+  private static void measure(Algorithm algorithm, int counters) {
+    Limit limit = Limit.of(1_000_000, Unit.HOUR, algorithm);
+    InMemoryCounterStore store =
+        new InMemoryCounterStore(Clock.systemUTC(), NO_SWEEP, counters, evicted -> {});
+    long empty = usedAfterGc();
+    for (int i = 0; i < counters; i++) {
+      store.acquire(Charge.independent(List.of(new Hit(key(i, limit), limit, 1)))).join();
+    }
+    long full = usedAfterGc();
+    if (store.size() != counters) {
+      throw new IllegalStateException("store holds " + store.size() + ", not " + counters);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "%-16s %10d %12.1f %10.1f %8d%n",
+        algorithm.name().toLowerCase(Locale.ROOT),
+        counters,
+        (full - empty) / 1e6,
+        (full - empty) / (double) counters,
+        key(0, limit).length());
+    store.close();
+  }
+
+  private static String key(int i, Limit limit) {
+    String user = String.format(Locale.ROOT, "user-%07d", i);
+    return CounterKey.of("bench", List.of(new Entry("user", user)), limit);
+  }
+
+  /** Used heap once repeated full collections stop shrinking it. */
+  private static long usedAfterGc() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int round = 0; round < 10; round++) {
+      System.gc();
+      long now = memory.getHeapMemoryUsage().getUsed();
+      if (now >= used) {
+        return now;
+      }
+      used = now;
+    }
+    return used;
+  }
+}
