@@ -30,9 +30,15 @@ final class DescriptorNode {
     return !(rule.kind() instanceof RuleKind.NoRateLimit) || children.isEmpty();
   }
 
-  /** The candidates for one request key at one level, in the order they are tried. */
+  /**
+   * The candidates for one request key at one level, in the order they are tried; {@code index}
+   * says which of {@code wildcards} may match a value.
+   */
   record KeyGroup(
-      Map<String, DescriptorNode> exact, List<Wildcard> wildcards, DescriptorNode keyOnly) {}
+      Map<String, DescriptorNode> exact,
+      List<Wildcard> wildcards,
+      WildcardIndex index,
+      DescriptorNode keyOnly) {}
 
   record Wildcard(WildcardPattern pattern, DescriptorNode node) {}
 }

@@ -4,6 +4,7 @@ import dev.sluice.rules.DescriptorNode.KeyGroup;
 import dev.sluice.rules.DescriptorNode.Wildcard;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +154,12 @@ public final class RuleSet {
     } else if (tryCandidate(exact, MatchStep.Candidate.EXACT, entry.value(), depth, walk)) {
       return true;
     }
-    for (Wildcard wildcard : group.wildcards()) {
+    // An explanation walks every wildcard so it can show each mismatch; a request only those the
+    // index leaves, which are a superset of the ones that match, so both find the same rule.
+    WildcardIndex index = group.index();
+    int[] candidates = walk.tracer().tracing() ? index.all() : index.candidates(entry.value());
+    for (int candidate : candidates) {
+      Wildcard wildcard = group.wildcards().get(candidate);
       String pattern = wildcard.pattern().pattern();
       if (!wildcard.pattern().matches(entry.value())) {
         walk.trace(
@@ -229,6 +235,7 @@ public final class RuleSet {
   private static final class GroupBuilder {
     private final Map<String, DescriptorNode> exact = new LinkedHashMap<>();
     private final List<Wildcard> wildcards = new ArrayList<>();
+    private final Set<String> patterns = new HashSet<>();
     private DescriptorNode keyOnly;
 
     void add(String domain, String path, DescriptorSpec spec, DescriptorNode node) {
@@ -238,7 +245,7 @@ public final class RuleSet {
         keyOnly = node;
       } else if (spec.wildcard()) {
         String pattern = spec.value().get();
-        duplicate = wildcards.stream().anyMatch(w -> w.pattern().pattern().equals(pattern));
+        duplicate = !patterns.add(pattern);
         wildcards.add(new Wildcard(new WildcardPattern(pattern), node));
       } else {
         duplicate = exact.putIfAbsent(spec.value().get(), node) != null;
@@ -250,7 +257,9 @@ public final class RuleSet {
     }
 
     KeyGroup build() {
-      return new KeyGroup(Map.copyOf(exact), List.copyOf(wildcards), keyOnly);
+      List<Wildcard> inOrder = List.copyOf(wildcards);
+      WildcardIndex index = new WildcardIndex(inOrder.stream().map(Wildcard::pattern).toList());
+      return new KeyGroup(Map.copyOf(exact), inOrder, index, keyOnly);
     }
   }
 }

@@ -26,6 +26,16 @@ final class WildcardPattern {
     return pattern;
   }
 
+  /** The literal before the first {@code *}; empty when the pattern starts with one. */
+  String prefix() {
+    return literals[0];
+  }
+
+  /** The literal after the last {@code *}; empty when the pattern ends with one. */
+  String suffix() {
+    return literals[literals.length - 1];
+  }
+
   /** True when the literals between the stars appear in order, anchored at both ends. */
   boolean matches(String value) {
     if (value.length() < minLength) {

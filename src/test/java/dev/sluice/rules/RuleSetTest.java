@@ -113,6 +113,41 @@ class RuleSetTest {
     assertThat(rules.match("wild", List.of(new Entry("k", value))).isPresent()).isEqualTo(matches);
   }
 
+  /**
+   * Past {@value WildcardIndex#SCAN_ALL_UP_TO} wildcards a key group looks candidates up by prefix
+   * and suffix instead of testing each: every shape of pattern, in a file order where a broad one
+   * comes before narrower ones, must still give the first pattern in file order that matches.
+   */
+  @ParameterizedTest(name = "k={0}")
+  @CsvSource({
+    "abcxyz", "abz", "az", "a", "z", "mmm", "xq", "q", "abyz", "p3-", "p3-zz", "p12-1", "none",
+    "''", "abcmxyz", "yz"
+  })
+  void match_manyWildcards_firstMatchingPatternInFileOrder(String value) {
+    List<String> patterns =
+        new ArrayList<>(
+            List.of(
+                "a*z", "abc*", "*yz", "ab*", "*m*", "x*", "*q", "a*", "*z", "abc*xyz", "ab*yz"));
+    for (int i = 0; i < 20; i++) {
+      patterns.add("p" + i + "-*");
+    }
+    patterns.add("*");
+    StringBuilder yaml = new StringBuilder("domain: many\ndescriptors:\n");
+    for (String pattern : patterns) {
+      yaml.append("  - key: k\n    value: \"").append(pattern).append("\"\n");
+      yaml.append("    rate_limit: {unit: second, requests_per_unit: 1}\n");
+    }
+    RuleSet rules = InlineRules.load(yaml.toString());
+    String expected =
+        patterns.stream()
+            .filter(pattern -> new WildcardPattern(pattern).matches(value))
+            .findFirst()
+            .map(pattern -> "k_" + pattern)
+            .orElse(NO_MATCH);
+
+    assertThat(matchedPath(rules, "many", "k=" + value)).isEqualTo(expected);
+  }
+
   @Test
   void match_exactValueWithoutStar_matchesOnlyThatValue() {
     RuleSet rules =
