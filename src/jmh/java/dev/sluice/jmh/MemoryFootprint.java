@@ -23,9 +23,11 @@ import java.util.Locale;
  * the figure includes a realistic key (about 30 Latin-1 characters). Hour windows, so nothing
  * expires while filling; the store's bound is N, so nothing is evicted either.
  *
- * <p>Not JMH: one number per algorithm, from a fresh store each. Run with a fixed heap so GC can
- * compact: {@code java -Xms2g -Xmx2g -XX:+UseSerialGC -cp target/benchmarks.jar
- * dev.sluice.jmh.MemoryFootprint [counters]}. Prints one line per algorithm.
+ * <p>Not JMH: one number, one algorithm per JVM (a second store in the same JVM measured against a
+ * baseline that still held some of the first's garbage). Run with a fixed heap and Serial GC so a
+ * full GC compacts: {@code java -Xms1g -Xmx1g -XX:+UseSerialGC -cp target/benchmarks.jar
+ * dev.sluice.jmh.MemoryFootprint [counters] [fixed_window|token_bucket|sliding_window]}. Prints
+ * {@code algorithm counters heapMB bytesPerCounter keyLength}.
  */
 public final class MemoryFootprint {
   /** The sweep never runs here: the windows are an hour long and the run takes seconds. */
@@ -45,40 +47,39 @@ public final class MemoryFootprint {
 
   public static void main(String[] args) {
     int counters = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-    System.out.printf(
-        Locale.ROOT,
-        "%-16s %10s %12s %10s %8s%n",
-        "algorithm",
-        "counters",
-        "heap MB",
-        "B/counter",
-        "key len");
-    for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET)) {
-      measure(algorithm, counters);
-    }
-  }
-
-  private static void measure(Algorithm algorithm, int counters) {
-    Limit limit = Limit.of(1_000_000, Unit.HOUR, algorithm);
-    InMemoryCounterStore store =
-        new InMemoryCounterStore(Clock.systemUTC(), NO_SWEEP, counters, evicted -> {});
+    Algorithm algorithm =
+        Algorithm.valueOf(args.length > 1 ? args[1].toUpperCase(Locale.ROOT) : "FIXED_WINDOW");
+    // Loads and initialises the acquire path, so the baseline below holds its static state.
+    fill(algorithm, 1_000).close();
     long empty = usedAfterGc();
-    for (int i = 0; i < counters; i++) {
-      store.acquire(Charge.independent(List.of(new Hit(key(i, limit), limit, 1)))).join();
-    }
+    InMemoryCounterStore store = fill(algorithm, counters);
     long full = usedAfterGc();
     if (store.size() != counters) {
       throw new IllegalStateException("store holds " + store.size() + ", not " + counters);
     }
     System.out.printf(
         Locale.ROOT,
-        "%-16s %10d %12.1f %10.1f %8d%n",
+        "%s %d %.1f %.1f %d%n",
         algorithm.name().toLowerCase(Locale.ROOT),
         counters,
         (full - empty) / 1e6,
         (full - empty) / (double) counters,
-        key(0, limit).length());
+        key(0, limit(algorithm)).length());
     store.close();
+  }
+
+  private static Limit limit(Algorithm algorithm) {
+    return Limit.of(1_000_000, Unit.HOUR, algorithm);
+  }
+
+  private static InMemoryCounterStore fill(Algorithm algorithm, int counters) {
+    Limit limit = limit(algorithm);
+    InMemoryCounterStore store =
+        new InMemoryCounterStore(Clock.systemUTC(), NO_SWEEP, counters, evicted -> {});
+    for (int i = 0; i < counters; i++) {
+      store.acquire(Charge.independent(List.of(new Hit(key(i, limit), limit, 1)))).join();
+    }
+    return store;
   }
 
   private static String key(int i, Limit limit) {

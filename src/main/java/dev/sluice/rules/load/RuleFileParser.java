@@ -24,6 +24,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
@@ -155,10 +156,11 @@ final class RuleFileParser {
 
   /**
    * A node reachable from itself through aliases. SnakeYAML composes such a node without complaint,
-   * and reading it would never end. Linear: each node is searched once.
+   * and reading it would never end. Linear: each node is searched once. Scalars have no children,
+   * so they never close a cycle and are not recorded (most nodes of a big file are scalars).
    */
   private static Optional<Node> findCycle(Node node, Set<Node> onPath, Set<Node> done) {
-    if (done.contains(node)) {
+    if (node instanceof ScalarNode || done.contains(node)) {
       return Optional.empty();
     }
     if (!onPath.add(node)) {
