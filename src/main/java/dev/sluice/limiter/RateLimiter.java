@@ -166,27 +166,28 @@ public final class RateLimiter {
    */
   private Charge chargeOf(List<Plan> plans, Function<Plan.Counted, List<Hit>> hitsOf) {
     boolean dependent = false;
-    for (Plan plan : plans) {
+    boolean passingQuota = false;
+    for (int i = 0; i < plans.size(); i++) {
+      Plan plan = plans.get(i);
       dependent |=
           plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.WITH_REQUEST;
-    }
-    boolean passingQuota = false;
-    for (Plan plan : plans) {
       passingQuota |= settings.globalQuotaMode() && plan instanceof Plan.NotLimited;
     }
     Plan.RequestVotes votes =
         new Plan.RequestVotes(
             settings.globalShadowMode() || passingQuota, settings.globalQuotaMode());
-    List<Charge.Group> groups = new ArrayList<>(plans.size());
-    for (Plan plan : plans) {
+    Charge.Group[] groups = new Charge.Group[plans.size()];
+    int count = 0;
+    for (int i = 0; i < plans.size(); i++) {
+      Plan plan = plans.get(i);
       if (plan instanceof Plan.Counted counted) {
-        groups.add(counted.group(hitsOf.apply(counted), votes));
+        groups[count++] = counted.group(hitsOf.apply(counted), votes);
       } else if (dependent && plan instanceof Plan.Answered cached) {
         Plan.Counted counted = cached.counted();
-        groups.add(Charge.Group.answeredRefused(counted.tag(), counted.vote(votes)));
+        groups[count++] = Charge.Group.answeredRefused(counted.tag(), counted.vote(votes));
       }
     }
-    return new Charge(groups);
+    return new Charge(List.of(count == groups.length ? groups : Arrays.copyOf(groups, count)));
   }
 
   /** Answers each waiting plan, in order, with its counters' share of {@code usages}. */

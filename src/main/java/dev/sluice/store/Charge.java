@@ -102,9 +102,13 @@ public record Charge(List<Group> groups) {
     if (groups.size() == 1) {
       return groups.get(0).hits(); // already immutable: no copy for the common one-descriptor case
     }
-    List<Hit> hits = new ArrayList<>();
-    for (Group group : groups) {
-      hits.addAll(group.hits());
+    int size = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      size += groups.get(g).hits().size();
+    }
+    List<Hit> hits = new ArrayList<>(size);
+    for (int g = 0; g < groups.size(); g++) {
+      hits.addAll(groups.get(g).hits());
     }
     return hits;
   }
