@@ -1,6 +1,7 @@
 package dev.sluice.metrics;
 
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -41,6 +42,8 @@ public final class SluiceMetrics {
   private final Counter domainNotFound;
   private final Histogram requests;
   private final Histogram storeLatency;
+  private final Map<String, DistributionDataPoint> requestsByCode = new ConcurrentHashMap<>();
+  private final Map<String, DistributionDataPoint> storeLatencyByStore = new ConcurrentHashMap<>();
   private final Counter storeErrors;
   private final Counter storeShed;
   private final Counter reloads;
@@ -166,6 +169,16 @@ public final class SluiceMetrics {
         .register(registry);
   }
 
+  /**
+   * The series of {@code label} (a code or a store name: a handful), found in a map keyed by the
+   * string itself: {@code labelValues} would build and hash a label list on every request.
+   */
+  private static DistributionDataPoint seriesOf(
+      Map<String, DistributionDataPoint> known, Histogram histogram, String label) {
+    DistributionDataPoint series = known.get(label);
+    return series != null ? series : known.computeIfAbsent(label, histogram::labelValues);
+  }
+
   private Gauge gauge(String name, String help) {
     return Gauge.builder().name(name).help(help).register(registry);
   }
@@ -243,11 +256,11 @@ public final class SluiceMetrics {
    * @param code {@code OK}, {@code OVER_LIMIT}, or the gRPC status of a failed call
    */
   public void request(String code, long nanos) {
-    requests.labelValues(code).observe(nanos / 1e9);
+    seriesOf(requestsByCode, requests, code).observe(nanos / 1e9);
   }
 
   public void storeCall(String store, long nanos, boolean failed) {
-    storeLatency.labelValues(store).observe(nanos / 1e9);
+    seriesOf(storeLatencyByStore, storeLatency, store).observe(nanos / 1e9);
     if (failed) {
       storeErrors.labelValues(store).inc();
     }
