@@ -72,8 +72,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code grpc-event-loop-N} ({@code --grpc-event-loops}, one {@code grpc-boss} accepts):
  *       reads and writes the gRPC connections and runs ShouldRateLimit up to the store call (the
- *       whole call for the memory store, which answers on the caller's thread); {@code
- *       --grpc-rls-handlers pool} moves it to {@code grpc-handler-N};
+ *       whole call for the memory store, which answers on the caller's thread); on a Redis Cluster
+ *       (which may re-read its slot map on that thread) or with {@code --grpc-rls-handlers pool} it
+ *       runs on {@code grpc-handler-N} instead;
  *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): health, reflection and admin gRPC calls;
  *   <li>{@code sluice-redis-lane-N}, one per Redis connection: sends pipelines and completes their
  *       futures, so what a request does after the store call runs there ({@link
@@ -178,7 +179,7 @@ public final class Sluice implements AutoCloseable {
             new GrpcServer.Settings(
                 config.server().grpcThreads(),
                 config.server().connectionAge(),
-                config.server().transport()));
+                config.server().transport().resolvedFor(config.store())));
     started.add(grpc.start());
     AdminApi adminApi = adminApi(access);
     if (access.adminGrpcPort().isPresent()) {

@@ -356,11 +356,12 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--grpc-rls-handlers",
-      defaultValue = "${env:SLUICE_GRPC_RLS_HANDLERS:-event-loop}",
+      defaultValue = "${env:SLUICE_GRPC_RLS_HANDLERS:-auto}",
       converter = Converters.RlsHandlersConverter.class,
       description =
-          "Where ShouldRateLimit runs: event-loop (no hand-off; it never blocks) or pool (the"
-              + " --grpc-threads pool) (env SLUICE_GRPC_RLS_HANDLERS, default ${DEFAULT-VALUE}).")
+          "Where ShouldRateLimit runs: event-loop (no hand-off; it never blocks), pool (the"
+              + " --grpc-threads pool) or auto = event-loop except on a Redis Cluster (env"
+              + " SLUICE_GRPC_RLS_HANDLERS, default ${DEFAULT-VALUE}).")
   GrpcTransportConfig.RlsHandlers grpcRlsHandlers;
 
   @Option(

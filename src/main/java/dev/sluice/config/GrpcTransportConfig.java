@@ -64,6 +64,13 @@ public record GrpcTransportConfig(
   /** Where {@code ShouldRateLimit} runs once its request has arrived. */
   public enum RlsHandlers {
     /**
+     * {@link #EVENT_LOOP}, except with a Redis Cluster store ({@link #resolvedFor}): a stale slot
+     * map is re-read on the request's thread (CLUSTER SLOTS, up to the Redis timeout), which must
+     * not stall every connection of an event loop. A server given {@code AUTO} unresolved treats it
+     * as {@link #EVENT_LOOP}.
+     */
+    AUTO,
+    /**
      * On the connection's event loop, without a hand-off: the handler never blocks (the memory
      * store is a map update under a stripe lock, Redis is a queue offer to a lane).
      */
@@ -85,7 +92,7 @@ public record GrpcTransportConfig(
         }
       }
       throw new IllegalArgumentException(
-          "unknown grpc rls handlers '" + value + "'; expected event-loop or pool");
+          "unknown grpc rls handlers '" + value + "'; expected auto, event-loop or pool");
     }
   }
 
@@ -100,7 +107,21 @@ public record GrpcTransportConfig(
         Transport.AUTO,
         defaultEventLoops(Runtime.getRuntime().availableProcessors()),
         DEFAULT_FLOW_CONTROL_WINDOW,
-        RlsHandlers.EVENT_LOOP);
+        RlsHandlers.AUTO);
+  }
+
+  /** {@link RlsHandlers#AUTO} decided for {@code store}; any other choice as given. */
+  public GrpcTransportConfig resolvedFor(StoreConfig store) {
+    if (rlsHandlers != RlsHandlers.AUTO) {
+      return this;
+    }
+    boolean cluster =
+        store.kind() == StoreKind.REDIS && store.redis().endpoint() instanceof RedisEndpoint.Cluster
+            || store
+                .perSecondRedis()
+                .map(redis -> redis.endpoint() instanceof RedisEndpoint.Cluster)
+                .orElse(false);
+    return withRlsHandlers(cluster ? RlsHandlers.POOL : RlsHandlers.EVENT_LOOP);
   }
 
   /** These settings with the RLS handler on {@code handlers}. */

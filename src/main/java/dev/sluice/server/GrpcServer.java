@@ -28,6 +28,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves the given services plus health and reflection on one port. Health reports NOT_SERVING
@@ -35,15 +37,18 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Which thread runs what: the server's own {@link EventLoops} accept (one {@code grpc-boss}
  * thread) and read, decode, encode and write connections ({@code grpc-event-loop-N}, native epoll
- * where it loads). With {@link RlsHandlers#EVENT_LOOP} the given services run on the event loop of
- * the call's connection, with no hand-off, so they must never block; health and reflection (whose
- * first call builds an index of every descriptor) always run on the bounded {@code grpc-handler}
- * pool, as the given services do with {@link RlsHandlers#POOL}. A response written from another
- * thread (a Redis lane completing a future) is queued to the connection's event loop by Netty.
+ * where it loads). With {@link RlsHandlers#EVENT_LOOP} (and an unresolved {@link RlsHandlers#AUTO})
+ * the given services run on the event loop of the call's connection, with no hand-off, so they must
+ * never block; health and reflection (whose first call builds an index of every descriptor) always
+ * run on the bounded {@code grpc-handler} pool, as the given services do with {@link
+ * RlsHandlers#POOL}. A response written from another thread (a Redis lane completing a future) is
+ * queued to the connection's event loop by Netty.
  */
 public final class GrpcServer implements AutoCloseable {
   /** The health service name envoyproxy/ratelimit registers. */
   public static final String REFERENCE_SERVICE_NAME = "ratelimit";
+
+  private static final Logger log = LoggerFactory.getLogger(GrpcServer.class);
 
   private final Server server;
   private final Optional<ExecutorService> executor;
@@ -141,7 +146,12 @@ public final class GrpcServer implements AutoCloseable {
             .maxConnectionAge(settings.connectionAge().maxAge().toNanos(), TimeUnit.NANOSECONDS)
             .maxConnectionAgeGrace(
                 settings.connectionAge().grace().toNanos(), TimeUnit.NANOSECONDS);
-    if (settings.transport().rlsHandlers() == RlsHandlers.EVENT_LOOP) {
+    log.info(
+        "grpc port {}: {} on the {}",
+        address.getPort(),
+        serviceNames,
+        settings.transport().rlsHandlers() == RlsHandlers.POOL ? "handler pool" : "event loop");
+    if (settings.transport().rlsHandlers() != RlsHandlers.POOL) {
       // Calls start on the event loop; those of other services then move to the pool.
       Set<String> direct = Set.copyOf(serviceNames);
       builder

@@ -71,7 +71,27 @@ class ServeCommandTest {
         .isEqualTo(
             GrpcTransportConfig.defaultEventLoops(Runtime.getRuntime().availableProcessors()));
     assertThat(transport.flowControlWindowBytes()).isEqualTo(1 << 20);
-    assertThat(transport.rlsHandlers()).isEqualTo(GrpcTransportConfig.RlsHandlers.EVENT_LOOP);
+    assertThat(transport.rlsHandlers()).isEqualTo(GrpcTransportConfig.RlsHandlers.AUTO);
+  }
+
+  @Test
+  void grpcRlsHandlers_auto_isTheEventLoopExceptOnARedisCluster() {
+    ServeConfig memory = parse();
+    assertThat(memory.server().transport().resolvedFor(memory.store()).rlsHandlers())
+        .isEqualTo(GrpcTransportConfig.RlsHandlers.EVENT_LOOP);
+    ServeConfig standalone = parse("--store=redis", "--redis-url=redis://cache:6379");
+    assertThat(standalone.server().transport().resolvedFor(standalone.store()).rlsHandlers())
+        .isEqualTo(GrpcTransportConfig.RlsHandlers.EVENT_LOOP);
+    ServeConfig cluster = parse("--store=redis", "--redis-url=redis-cluster://a:7000,b:7001");
+    assertThat(cluster.server().transport().resolvedFor(cluster.store()).rlsHandlers())
+        .isEqualTo(GrpcTransportConfig.RlsHandlers.POOL);
+    ServeConfig chosen =
+        parse(
+            "--store=redis",
+            "--redis-url=redis-cluster://a:7000,b:7001",
+            "--grpc-rls-handlers=event-loop");
+    assertThat(chosen.server().transport().resolvedFor(chosen.store()).rlsHandlers())
+        .isEqualTo(GrpcTransportConfig.RlsHandlers.EVENT_LOOP);
   }
 
   @Test
