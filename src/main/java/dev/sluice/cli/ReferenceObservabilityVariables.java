@@ -1,0 +1,119 @@
+package dev.sluice.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The reference's logging, metrics, xDS and tracing variables as {@code SLUICE_*} values (metrics
+ * and statsd settings Sluice has no use for become warnings); part of {@link ReferenceEnvironment}.
+ */
+final class ReferenceObservabilityVariables {
+  private ReferenceObservabilityVariables() {}
+
+  static void observability(ReferenceTranslation t) {
+    String level = t.get("LOG_LEVEL");
+    if (level != null) {
+      t.put("LOG_LEVEL", "SLUICE_LOG_LEVEL", logbackLevel(t, level));
+    }
+    String format = t.get("LOG_FORMAT");
+    if (format != null) {
+      if (format.equalsIgnoreCase("json") || format.equalsIgnoreCase("text")) {
+        t.put("LOG_FORMAT", "SLUICE_LOG_FORMAT", format.toLowerCase(Locale.ROOT));
+      } else {
+        t.error("LOG_FORMAT=" + format + ": expected text or json");
+      }
+    }
+    String addr = t.get("PROMETHEUS_ADDR");
+    if (t.flag("USE_PROMETHEUS") && addr != null) {
+      t.warn(
+          "PROMETHEUS_ADDR="
+              + addr
+              + " (metrics are always on the HTTP port, PORT, at /metrics; scrape that)");
+    }
+    String path = t.get("PROMETHEUS_PATH");
+    if (path != null && !path.equals("/metrics")) {
+      t.warn("PROMETHEUS_PATH=" + path + " (Sluice's metrics path is /metrics)");
+    }
+    if (t.flag("USE_STATSD") || t.flag("USE_DOG_STATSD")) {
+      t.warn("USE_STATSD (statsd is not supported; scrape Prometheus /metrics)");
+    }
+  }
+
+  /** logrus level names → logback's; logrus' fatal and panic are logback's ERROR. */
+  private static String logbackLevel(ReferenceTranslation t, String level) {
+    return switch (level.trim().toLowerCase(Locale.ROOT)) {
+      case "trace" -> "TRACE";
+      case "debug" -> "DEBUG";
+      case "info" -> "INFO";
+      case "warn", "warning" -> "WARN";
+      case "error", "fatal", "panic" -> "ERROR";
+      default -> {
+        t.error("LOG_LEVEL=" + level + ": expected trace, debug, info, warn or error");
+        yield "INFO";
+      }
+    };
+  }
+
+  /** The xDS and tracing settings map one to one onto the --xds-* and --tracing* flags. */
+  static void xds(ReferenceTranslation t) {
+    String type = t.get("CONFIG_TYPE");
+    if (type != null) {
+      switch (type.toUpperCase(Locale.ROOT)) {
+        case "FILE" -> t.put("CONFIG_TYPE", "SLUICE_CONFIG_SOURCE", "file");
+        case "GRPC_XDS_SOTW" -> t.put("CONFIG_TYPE", "SLUICE_CONFIG_SOURCE", "xds");
+        default -> t.error("CONFIG_TYPE=" + type + ": expected FILE or GRPC_XDS_SOTW");
+      }
+    }
+    t.same("CONFIG_GRPC_XDS_SERVER_URL", "SLUICE_XDS_SERVER");
+    t.same("CONFIG_GRPC_XDS_NODE_ID", "SLUICE_XDS_NODE_ID");
+    t.same("CONFIG_GRPC_XDS_SERVER_USE_TLS", "SLUICE_XDS_TLS");
+    t.same("CONFIG_GRPC_XDS_SERVER_TLS_CACERT", "SLUICE_XDS_TLS_CA");
+    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_CERT", "SLUICE_XDS_TLS_CERT");
+    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_KEY", "SLUICE_XDS_TLS_KEY");
+    t.same("CONFIG_GRPC_XDS_SERVER_TLS_SAN", "SLUICE_XDS_TLS_SAN");
+    t.duration("XDS_CLIENT_BACKOFF_INITIAL_INTERVAL", "SLUICE_XDS_BACKOFF_INITIAL");
+    t.duration("XDS_CLIENT_BACKOFF_MAX_INTERVAL", "SLUICE_XDS_BACKOFF_MAX");
+    if (t.has("XDS_CLIENT_BACKOFF_JITTER") && !t.flag("XDS_CLIENT_BACKOFF_JITTER")) {
+      t.put("XDS_CLIENT_BACKOFF_JITTER", "SLUICE_XDS_BACKOFF_JITTER", "0");
+    } else {
+      t.same("XDS_CLIENT_BACKOFF_RANDOM_FACTOR", "SLUICE_XDS_BACKOFF_JITTER");
+    }
+    t.same("XDS_CLIENT_MAX_MSG_SIZE_IN_BYTES", "SLUICE_XDS_MAX_MESSAGE_SIZE");
+    String metadata = t.get("CONFIG_GRPC_XDS_NODE_METADATA");
+    if (metadata != null) {
+      t.put(
+          "CONFIG_GRPC_XDS_NODE_METADATA", "SLUICE_XDS_NODE_METADATA", nodeMetadataJson(metadata));
+    }
+    String headers = t.get("CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS");
+    if (headers != null) {
+      t.put(
+          "CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS",
+          "SLUICE_XDS_HEADERS",
+          headers.replaceAll("([^,:]+):", "$1="));
+    }
+    t.same("TRACING_ENABLED", "SLUICE_TRACING");
+    if (t.flag("TRACING_ENABLED")) {
+      t.put(
+          "TRACING_EXPORTER_PROTOCOL",
+          "SLUICE_TRACING_PROTOCOL",
+          t.getOrDefault("TRACING_EXPORTER_PROTOCOL", "http"));
+    }
+    t.same("TRACING_SERVICE_NAME", "SLUICE_TRACING_SERVICE_NAME");
+    t.same("TRACING_SERVICE_NAMESPACE", "SLUICE_TRACING_SERVICE_NAMESPACE");
+    t.same("TRACING_SERVICE_INSTANCE_ID", "SLUICE_TRACING_SERVICE_INSTANCE_ID");
+    t.same("TRACING_SAMPLING_RATE", "SLUICE_TRACING_SAMPLING_RATE");
+  }
+
+  /** {@code k1=v1,k2=v2} → {@code {"k1":"v1","k2":"v2"}}; entries without {@code =} dropped. */
+  private static String nodeMetadataJson(String value) {
+    Map<String, String> entries = new LinkedHashMap<>();
+    for (String part : value.split(",")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        entries.put(part.substring(0, eq), part.substring(eq + 1));
+      }
+    }
+    return new com.google.gson.Gson().toJson(entries);
+  }
+}
