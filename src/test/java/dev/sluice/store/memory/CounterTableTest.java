@@ -2,8 +2,15 @@ package dev.sluice.store.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.Hit;
 import dev.sluice.store.algorithm.MemoryCounter;
+import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.Hammer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -80,6 +87,34 @@ class CounterTableTest {
     }
     assertThat(java.util.Arrays.stream(table.expiries()).filter(expiry -> expiry % 2 == 1).count())
         .isEqualTo(25_000);
+  }
+
+  /**
+   * Eight threads charge the same 5,000 new keys at once, so stripes grow while others probe them:
+   * each key must allow exactly its limit of 4 and the store must hold each key once.
+   */
+  @Test
+  void acquire_manyThreadsOnNewKeys_eachKeyAllowsExactlyItsLimit() throws Exception {
+    FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
+    InMemoryCounterStore store = new InMemoryCounterStore(clock, clock);
+    Limit limit = Limit.of(4, Unit.HOUR, Algorithm.FIXED_WINDOW);
+    int keys = 5_000;
+
+    int allowed =
+        Hammer.countAllowed(
+            8,
+            keys,
+            t -> {
+              int[] next = {0};
+              return () -> {
+                Hit hit = new Hit("k" + next[0]++, limit, 1);
+                return !store.acquire(List.of(hit)).join().get(0).overLimit();
+              };
+            });
+
+    assertThat(allowed).isEqualTo(4 * keys);
+    assertThat(store.size()).isEqualTo(keys);
+    store.close();
   }
 
   @Test
