@@ -150,7 +150,7 @@ public final class Sluice implements AutoCloseable {
       reloader = RuleReloader.forPushes(loader, loaded, clock, reloadMetrics);
     } else {
       loaded = initialRules(loader);
-      reloader = new RuleReloader(config.rules(), loaded, clock, scheduler, reloadMetrics);
+      reloader = new RuleReloader(config.rules(), loader, loaded, clock, scheduler, reloadMetrics);
     }
     started.add(reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());

@@ -87,8 +87,31 @@ public final class RuleReloader implements AutoCloseable {
       Scheduler scheduler,
       Listener listener) {
     this(
+        rules,
+        new RuleLoader(rules.defaultAlgorithm(), rules.allowEmptyRules())
+            .mergingDomains(rules.mergeDomains()),
+        initial,
+        clock,
+        scheduler,
+        listener);
+  }
+
+  /**
+   * Polls {@code rules.path()} and reloads with {@code loader}: the loader that loaded {@code
+   * initial}, so a reload reads files exactly as the start did (a loader built here from {@code
+   * rules} alone once dropped {@code --merge-domains} and {@code --default-consistency}, and a
+   * reload of merged domains was rejected as duplicate domains).
+   */
+  public RuleReloader(
+      RulesConfig rules,
+      RuleLoader loader,
+      LoadResult.Loaded initial,
+      Clock clock,
+      Scheduler scheduler,
+      Listener listener) {
+    this(
         Optional.of(new Polling(rules.path(), rules.reloadInterval(), scheduler)),
-        new RuleLoader(rules.defaultAlgorithm(), rules.allowEmptyRules()),
+        loader,
         initial,
         clock,
         listener);

@@ -61,6 +61,25 @@ class RuleReloaderTest {
   }
 
   @Test
+  void reloadIfChanged_mergedDomainEdited_reloadsMergedInsteadOfRejectingTheDuplicate()
+      throws IOException {
+    Files.writeString(dir.resolve("a.yaml"), rules("a", 5));
+    Files.writeString(
+        dir.resolve("b.yaml"),
+        "domain: a\ndescriptors:\n  - key: team\n"
+            + "    rate_limit: {unit: minute, requests_per_unit: 1}\n");
+    RulesConfig merging =
+        new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, false, true);
+    LoadResult.Loaded initial = (LoadResult.Loaded) loader.mergingDomains(true).load(dir);
+    RuleReloader reloader = new RuleReloader(merging, initial, clock, clock, listener);
+
+    Files.writeString(dir.resolve("a.yaml"), rules("a", 7));
+
+    assertThat(reloader.reloadIfChanged()).isEqualTo(RuleReloader.Outcome.RELOADED);
+    assertThat(limitOf(reloader.rules(), "a")).contains(7L);
+  }
+
+  @Test
   void reloadIfChanged_unchangedFiles_doesNothing() throws IOException {
     Files.writeString(dir.resolve("a.yaml"), rules("a", 5));
     RuleReloader reloader = reloaderOn(dir);
