@@ -40,6 +40,8 @@ ROWS=()
 row() { ROWS+=("$(printf '%-52s %14s  %s' "$1" "$2" "$3")"); }
 now() { date +%s.%N; }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# Live objects' bytes: the class histogram runs a full GC first.
+live_mib() { jcmd "$1" GC.class_histogram | awk '/^Total/ {printf "%.1f", $3 / 1048576}'; }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
@@ -95,6 +97,7 @@ DEMO_READY=$READY_S
 sleep "$IDLE_WAIT"
 row "startup to ready, demo rules (config/rules)" "$DEMO_READY" "s"
 row "RSS at idle, demo rules, ${IDLE_WAIT}s after ready" "$(( $(rss_kb "$SPID") / 1024 ))" "MiB"
+row "live heap, demo rules" "$(live_mib "$SPID")" "MiB (after a full GC: what the RSS holds beyond garbage)"
 stop
 
 java -cp target/benchmarks.jar dev.sluice.jmh.ScaledRules "$STARTUP_RULES" "$W/rules" 100
@@ -106,6 +109,7 @@ LOADED=$(port_line "$W/scaled.log" | sed -E 's/.* ([0-9]+) rules .*/\1/')
 row "startup to ready, $STARTUP_RULES rules" "$READY_S" "s"
 sleep "$IDLE_WAIT"
 row "RSS at idle, $STARTUP_RULES rules, ${IDLE_WAIT}s after ready" "$(( $(rss_kb "$SPID") / 1024 ))" "MiB"
+row "live heap, $STARTUP_RULES rules" "$(live_mib "$SPID")" "MiB (after a full GC)"
 # One rule changes; POST /rules/reload answers once the new set is compiled and swapped in.
 java -cp target/benchmarks.jar dev.sluice.jmh.ScaledRules "$STARTUP_RULES" "$W/rules" 200
 OUT=$(curl -s -o "$W/reload.json" -w '%{http_code} %{time_total}' -X POST \

@@ -59,6 +59,9 @@ public final class RuleSet {
 
   private static Map<String, KeyGroup> compileLevel(
       String domain, String parentPath, List<DescriptorSpec> specs, List<Rule> rules) {
+    if (specs.isEmpty()) {
+      return Map.of(); // most nodes are leaves: an empty map each was ~90 B per rule of 100,000
+    }
     Map<String, GroupBuilder> groups = new LinkedHashMap<>();
     for (DescriptorSpec spec : specs) {
       String path =
