@@ -25,7 +25,10 @@ import redis.clients.jedis.Pipeline;
  * again to the node named in the reply (and the slot map is fixed at once and refreshed soon), on
  * {@code ASK} they go to the named node behind {@code ASKING}, in the same pipeline, so one more
  * round trip. At most {@link #MAX_REDIRECTS} hops, and none once the request has used up its answer
- * time; then the request fails (answered by the failure mode).
+ * time; then the request fails (answered by the failure mode). A multi-key script (a {@code
+ * rate_limits} list) answered {@code TRYAGAIN}, because its slot is being migrated and its keys are
+ * on both nodes, goes to the same node again every {@link #TRY_AGAIN_PAUSE_MILLIS} ms within the
+ * answer time: it did not run either.
  *
  * <p>Answer time: every {@link #send} is answered within {@link #ANSWER_TIMEOUTS} times the store's
  * timeout, enforced here: failed with {@link StoreException} at that point whatever the lanes are
@@ -49,6 +52,12 @@ import redis.clients.jedis.Pipeline;
 final class HitDispatch {
   /** Redirect hops one request may follow: a stale map (MOVED) then a migrating slot (ASK). */
   static final int MAX_REDIRECTS = 3;
+
+  /**
+   * How long a hit answered TRYAGAIN waits before it goes to the same node again: Redis answers so
+   * while a migrating slot's keys are split between two nodes, until the next MIGRATE batch.
+   */
+  static final long TRY_AGAIN_PAUSE_MILLIS = 10;
 
   /** A request's answer time, in store timeouts: its own round trip and the one ahead of it. */
   static final int ANSWER_TIMEOUTS = 2;
@@ -141,42 +150,62 @@ final class HitDispatch {
                 routing.stale(); // a node may be down or demoted: look at the topology again
               }
             })
-        .thenCompose(replies -> follow(hits, replies, commands, attempt));
+        .thenCompose(replies -> follow(lane, hits, replies, commands, attempt));
   }
 
   /** The values, after sending every redirected hit on to where Redis said it lives. */
   private <T> CompletableFuture<List<T>> follow(
-      List<Hit> hits, List<HitReply<T>> replies, Commands<T> commands, Attempt attempt) {
+      PipelineLane from,
+      List<Hit> hits,
+      List<HitReply<T>> replies,
+      Commands<T> commands,
+      Attempt attempt) {
     List<T> values = new ArrayList<>(Collections.nCopies(hits.size(), null));
     Map<Hop, List<Integer>> hops = new LinkedHashMap<>();
     Map<Hop, HitReply.Redirected<T>> firstReply = new LinkedHashMap<>();
     List<Integer> done = new ArrayList<>();
+    List<Integer> again = new ArrayList<>();
+    String againReply = "";
     for (int i = 0; i < replies.size(); i++) {
       HitReply<T> reply = replies.get(i);
       if (reply instanceof HitReply.Done<T> answered) {
         values.set(i, answered.value());
         done.add(i);
+      } else if (reply instanceof HitReply.Again<T> tryAgain) {
+        again.add(i);
+        againReply = tryAgain.reply().getMessage();
       } else if (reply instanceof HitReply.Redirected<T> redirected) {
         Hop hop = new Hop(redirected.target(), redirected.ask());
         hops.computeIfAbsent(hop, h -> new ArrayList<>()).add(i);
         firstReply.putIfAbsent(hop, redirected);
       }
     }
-    if (hops.isEmpty()) {
+    if (hops.isEmpty() && again.isEmpty()) {
       return CompletableFuture.completedFuture(Collections.unmodifiableList(values));
     }
-    HitReply.Redirected<T> any = firstReply.values().iterator().next();
+    String any =
+        hops.isEmpty() ? againReply : firstReply.values().iterator().next().reply().getMessage();
     if (!attempt.mayFollow()) {
       return CompletableFuture.failedFuture(
           new StoreException(
               "redis cluster: still redirected after "
                   + attempt.redirects()
                   + " hops or past the answer time ("
-                  + any.reply().getMessage()
+                  + any
                   + "); not sent again"));
     }
-    List<List<Integer>> positions = new ArrayList<>(hops.size());
-    List<CompletableFuture<List<T>>> parts = new ArrayList<>(hops.size());
+    List<List<Integer>> positions = new ArrayList<>(hops.size() + 2);
+    List<CompletableFuture<List<T>>> parts = new ArrayList<>(hops.size() + 2);
+    if (!again.isEmpty()) {
+      // The same node, the same ASKING, after a pause; bounded by the answer time, not the hops.
+      List<Hit> retried = pick(hits, again);
+      positions.add(again);
+      parts.add(
+          CompletableFuture.runAsync(
+                  () -> {},
+                  CompletableFuture.delayedExecutor(TRY_AGAIN_PAUSE_MILLIS, TimeUnit.MILLISECONDS))
+              .thenCompose(paused -> sendTo(from, retried, commands, attempt)));
+    }
     for (Map.Entry<Hop, List<Integer>> hop : hops.entrySet()) {
       PipelineLane lane;
       try {

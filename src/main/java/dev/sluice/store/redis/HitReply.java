@@ -2,11 +2,13 @@ package dev.sluice.store.redis;
 
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.exceptions.JedisAskDataException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
- * What one hit's commands got from one node: the value, or a redirect ({@code MOVED} or {@code
- * ASK}) that Redis answered to every one of them instead of running it.
+ * What one hit's commands got from one node: the value, a redirect ({@code MOVED} or {@code ASK})
+ * that Redis answered to every one of them instead of running it, or {@code TRYAGAIN} for every one
+ * of them.
  *
  * @param <T> the decoded value
  */
@@ -26,4 +28,11 @@ sealed interface HitReply<T> {
       return reply instanceof JedisAskDataException;
     }
   }
+
+  /**
+   * None of the hit's commands ran: their keys are split between the two nodes of a slot being
+   * migrated (some moved, some not), which Redis answers {@code TRYAGAIN} instead of running a
+   * multi-key script; the same node answers once the rest of them moved.
+   */
+  record Again<T>(JedisDataException reply) implements HitReply<T> {}
 }

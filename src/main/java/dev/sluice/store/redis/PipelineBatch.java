@@ -64,7 +64,8 @@ final class PipelineBatch implements RedisBatch {
 
   /**
    * Once the pipeline synced (and any NOSCRIPT re-send too): {@code value}, or the redirect when
-   * every keyed command was answered MOVED or ASK, meaning none of them ran.
+   * every keyed command was answered MOVED or ASK, or {@link HitReply.Again} when every one was
+   * answered TRYAGAIN, meaning none of them ran.
    *
    * @throws StoreException when some commands ran and another was redirected: sending the hit again
    *     would apply the part that ran twice
@@ -72,6 +73,7 @@ final class PipelineBatch implements RedisBatch {
    */
   <T> HitReply<T> outcome(Reply<T> value) {
     JedisRedirectionException redirect = null;
+    JedisDataException tryAgain = null;
     boolean ran = false;
     for (Reply<?> reply : keyed) {
       try {
@@ -80,8 +82,18 @@ final class PipelineBatch implements RedisBatch {
       } catch (JedisRedirectionException e) {
         redirect = e;
       } catch (JedisDataException e) {
-        ran = true; // conservatively: only a redirect is known not to have run
+        if (String.valueOf(e.getMessage()).startsWith("TRYAGAIN")) {
+          tryAgain = e; // like a redirect, answered instead of running
+        } else {
+          ran = true; // conservatively: only a redirect or TRYAGAIN is known not to have run
+        }
       }
+    }
+    if (tryAgain != null && redirect == null && !ran) {
+      return new HitReply.Again<>(tryAgain);
+    }
+    if (tryAgain != null) {
+      ran = true; // a mix: keep the conservative rule, fail rather than send twice
     }
     if (redirect == null) {
       return new HitReply.Done<>(value.get());

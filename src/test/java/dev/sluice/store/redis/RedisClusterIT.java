@@ -32,6 +32,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.MigrateParams;
 
 /**
  * The Redis store on a real 3-master cluster: exact counts from two stores, one round trip per node
@@ -197,7 +198,8 @@ class RedisClusterIT {
    * issue 9's fix the sliding window's script declared a base key that never exists and read its
    * window keys undeclared (so did charge.lua's fixed window): the source answered ASK for the
    * missing base key and the script ran on the importing node, which had no window yet, and
-   * admitted 5 more of each. After the keys moved, the target refuses too.
+   * admitted 5 more of each. Then the list's keys are split between the nodes (TRYAGAIN, sent again
+   * until the rest moved; before, it failed). After the keys moved, the target refuses too.
    */
   @Test
   @Order(4)
@@ -219,6 +221,7 @@ class RedisClusterIT {
       assertThat(store.acquire(list).join()).extracting(Usage::overLimit).containsOnly(false);
     }
     List<String> midway = new ArrayList<>();
+    List<CompletableFuture<List<Usage>>> split = new ArrayList<>();
     RuntimeException migrating = null;
     try {
       cluster.migrateSlot(
@@ -229,6 +232,7 @@ class RedisClusterIT {
               midway.add("sliding window " + outcome(store.acquire(List.of(sliding))));
               midway.add("list " + outcome(store.acquire(list)));
             }
+            split.add(callWithKeysSplit(store, list, source.getKey(), slot, target));
           },
           () -> {});
     } catch (RuntimeException e) {
@@ -239,10 +243,37 @@ class RedisClusterIT {
         .hasSize(10)
         .containsOnly("sliding window refused", "list refused");
     assertThat(migrating).as("moving the slot's keys").isNull();
+    assertThat(outcome(split.get(0)))
+        .as("the list, sent while its keys were on both nodes (TRYAGAIN), once they had moved")
+        .isEqualTo("refused");
     assertThat(cluster.masterOf(slot)).isEqualTo(target);
     awaitServing(store, sliding);
     assertThat(store.acquire(List.of(sliding)).join().get(0).overLimit()).isTrue();
     assertThat(store.acquire(list).join()).extracting(Usage::overLimit).containsOnly(true);
+  }
+
+  /**
+   * Moves only the list's fixed-window key to {@code target} and sends the list, whose keys are now
+   * on both nodes: the source answers TRYAGAIN until the rest of the slot moves (which the caller's
+   * migration does next). Returns once the source has answered TRYAGAIN at least once.
+   */
+  private static CompletableFuture<List<Usage>> callWithKeysSplit(
+      RedisCounterStore store, Charge list, HostAndPort source, int slot, HostAndPort target) {
+    try (Jedis from = cluster.client(source)) {
+      String fixedKey =
+          from.clusterGetKeysInSlot(slot, 100).stream()
+              .filter(key -> key.contains("}|fw|"))
+              .findFirst()
+              .orElseThrow();
+      from.migrate(target.getHost(), target.getPort(), 5_000, new MigrateParams(), fixedKey);
+      RedisProbe.Snapshot before = RedisProbe.snapshot(from);
+      CompletableFuture<List<Usage>> answer = store.acquire(list);
+      Eventually.await(
+          Duration.ofSeconds(1),
+          "the source to answer TRYAGAIN",
+          () -> before.errorsUntil(RedisProbe.snapshot(from), "TRYAGAIN") > 0 || answer.isDone());
+      return answer;
+    }
   }
 
   /** "refused", "admitted" or "failed: why", for the assertion's message. */
