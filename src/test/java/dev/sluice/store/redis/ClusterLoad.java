@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Load for topology-change tests: threads that send the given requests round-robin through one
  * store until stopped, counting per counter key what was admitted, answered and failed, and every
  * call that got no answer within the deadline. A failure counts for every key of its request;
- * failures are split by phase ({@link #settled} marks the topology change as over). Thread-safe.
+ * failures are split by the phase a call was sent in ({@link #settled} marks the topology change as
+ * over). Thread-safe.
  */
 final class ClusterLoad implements AutoCloseable {
   /** One counter key's tally. Indexes into {@link #counts}. */
@@ -66,6 +67,9 @@ final class ClusterLoad implements AutoCloseable {
   private void send(int first) {
     for (int i = first; running.get(); i++) {
       List<Hit> request = requests.get(i % requests.size());
+      // The phase a call belongs to is when it was sent: one sent before the change was over
+      // may still fail after settled() on the node that went away.
+      boolean sentAfter = after.get();
       long start = System.nanoTime();
       try {
         List<Usage> usages =
@@ -83,12 +87,10 @@ final class ClusterLoad implements AutoCloseable {
         if (!(e.getCause() instanceof StoreException)) {
           unexpected.incrementAndGet();
         }
-        boolean settledNow = after.get();
         request.forEach(
-            hit ->
-                counts.get(hit.key()).incrementAndGet(settledNow ? FAILED_AFTER : FAILED_DURING));
-        if (failures.size() < 20) {
-          failures.add((settledNow ? "after: " : "during: ") + e.getCause().getMessage());
+            hit -> counts.get(hit.key()).incrementAndGet(sentAfter ? FAILED_AFTER : FAILED_DURING));
+        if (failures.size() < 20 || (sentAfter && failures.size() < 40)) {
+          failures.add((sentAfter ? "after: " : "during: ") + e.getCause().getMessage());
         }
       } catch (InterruptedException e) {
         return;
