@@ -16,8 +16,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.Constructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -26,6 +28,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.representer.Representer;
 
 /**
  * Parses one rule file: YAML syntax, exactly one document, the top-level {@code domain} and {@code
@@ -101,7 +104,14 @@ final class RuleFileParser {
       String text = decode(file.content());
       LoaderOptions options = new LoaderOptions();
       options.setMaxAliasesForCollections(MAX_COLLECTION_ALIASES);
-      for (Node document : new Yaml(options).composeAll(new StringReader(text))) {
+      Yaml yaml =
+          new Yaml(
+              new Constructor(options),
+              new Representer(new DumperOptions()),
+              new DumperOptions(),
+              options,
+              new QuickResolver());
+      for (Node document : yaml.composeAll(new StringReader(text))) {
         // Empty documents (a stray "---", as templating tools emit) hold nothing to load.
         if (document != null && !NodeReader.isNull(document)) {
           documents.add(document);
