@@ -5,10 +5,7 @@ import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.threads.DaemonThreadFactory;
 import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -22,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -56,6 +52,7 @@ public final class GrpcServer implements AutoCloseable {
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<String> serviceNames;
   private final int requestedPort;
+  private final String handlers;
 
   /**
    * How a server runs its calls.
@@ -146,28 +143,16 @@ public final class GrpcServer implements AutoCloseable {
             .maxConnectionAge(settings.connectionAge().maxAge().toNanos(), TimeUnit.NANOSECONDS)
             .maxConnectionAgeGrace(
                 settings.connectionAge().grace().toNanos(), TimeUnit.NANOSECONDS);
-    log.info(
-        "grpc port {}: {} on the {}",
-        address.getPort(),
-        serviceNames,
-        settings.transport().rlsHandlers() == RlsHandlers.POOL ? "handler pool" : "event loop");
+    this.handlers =
+        settings.transport().rlsHandlers() == RlsHandlers.POOL ? "handler pool" : "event loop";
     if (settings.transport().rlsHandlers() != RlsHandlers.POOL) {
-      // Calls start on the event loop; those of other services then move to the pool.
-      Set<String> direct = Set.copyOf(serviceNames);
-      builder
-          .directExecutor()
-          .callExecutor(
-              new ServerCallExecutorSupplier() {
-                @Override
-                public <ReqT, RespT> Executor getExecutor(
-                    ServerCall<ReqT, RespT> call, Metadata headers) {
-                  return direct.contains(call.getMethodDescriptor().getServiceName()) ? null : pool;
-                }
-              });
+      // Calls run where they arrive; health and reflection are moved to the pool one by one.
+      builder.directExecutor();
+      this.server = withServices(builder, pool, services).build();
     } else {
       builder.executor(pool);
+      this.server = withServices(builder, services).build();
     }
-    this.server = withServices(builder, services).build();
     setServing(false);
   }
 
@@ -185,6 +170,7 @@ public final class GrpcServer implements AutoCloseable {
     this.executor = Optional.empty();
     this.eventLoops = Optional.empty();
     this.serviceNames = namesOf(services);
+    this.handlers = "grpc-java default executor";
     this.server = withServices(NettyServerBuilder.forPort(port), services).build();
     setServing(false);
   }
@@ -194,6 +180,16 @@ public final class GrpcServer implements AutoCloseable {
     builder
         .addService(health.getHealthService())
         .addService(ProtoReflectionServiceV1.newInstance());
+    services.forEach(builder::addService);
+    return builder;
+  }
+
+  /** Health and reflection on {@code pool}, {@code services} where the server runs calls. */
+  private NettyServerBuilder withServices(
+      NettyServerBuilder builder, Executor pool, List<ServerServiceDefinition> services) {
+    builder
+        .addService(PooledService.on(pool, health.getHealthService().bindService()))
+        .addService(PooledService.on(pool, ProtoReflectionServiceV1.newInstance().bindService()));
     services.forEach(builder::addService);
     return builder;
   }
@@ -210,6 +206,7 @@ public final class GrpcServer implements AutoCloseable {
       // Not getListenSockets(): an unstarted server throws "Not started", hiding the port.
       throw new UncheckedIOException("cannot listen for gRPC on port " + requestedPort, e);
     }
+    log.info("grpc port {}: {} on the {}", port(), serviceNames, handlers);
     return this;
   }
 

@@ -6,15 +6,19 @@ import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.config.GrpcTransportConfig.Transport;
+import dev.sluice.threads.DaemonThreadFactory;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
@@ -22,7 +26,11 @@ import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -116,6 +124,67 @@ class GrpcServerThreadsIT {
     try {
       assertThat(callEverything(server, service)).startsWith("grpc-event-loop");
     } finally {
+      server.stop(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void pooledService_onADirectServer_runsOnThePoolInOrder() throws Exception {
+    ThreadRecordingService service = new ThreadRecordingService();
+    ExecutorService pool = Executors.newFixedThreadPool(2, new DaemonThreadFactory("test-pool"));
+    Server server =
+        NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+            .directExecutor()
+            .addService(PooledService.on(pool, service.bindService()))
+            .build()
+            .start();
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+    try {
+      for (int i = 0; i < 20; i++) {
+        assertThat(
+                RateLimitServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .shouldRateLimit(RateLimitRequest.getDefaultInstance())
+                    .getOverallCode())
+            .isEqualTo(RateLimitResponse.Code.OK);
+        assertThat(service.thread).startsWith("test-pool");
+      }
+    } finally {
+      channel.shutdownNow();
+      server.shutdownNow();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void eventLoopHandlers_healthWatch_streamsEachChange() throws Exception {
+    ThreadRecordingService service = new ThreadRecordingService();
+    GrpcServer server = start(service, transport(Transport.AUTO, RlsHandlers.EVENT_LOOP));
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+    BlockingQueue<ServingStatus> seen = new LinkedBlockingQueue<>();
+    try {
+      HealthGrpc.newStub(channel)
+          .watch(
+              HealthCheckRequest.getDefaultInstance(),
+              new StreamObserver<>() {
+                @Override
+                public void onNext(HealthCheckResponse value) {
+                  seen.add(value.getStatus());
+                }
+
+                @Override
+                public void onError(Throwable t) {}
+
+                @Override
+                public void onCompleted() {}
+              });
+      assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo(ServingStatus.SERVING);
+      server.setServing(false);
+      assertThat(seen.poll(10, TimeUnit.SECONDS)).isEqualTo(ServingStatus.NOT_SERVING);
+    } finally {
+      channel.shutdownNow();
       server.stop(Duration.ofSeconds(5));
     }
   }
