@@ -118,12 +118,22 @@ public record Charge(List<Group> groups) {
    * each group may be decided on its own, in any order, on any node.
    */
   public boolean groupsIndependent() {
-    return groups.stream().noneMatch(g -> g.policy() == Policy.WITH_REQUEST);
+    for (int g = 0; g < groups.size(); g++) {
+      if (groups.get(g).policy() == Policy.WITH_REQUEST) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** True when every group is one hit charged {@link Policy#EACH}: today's per-hit commands do. */
   public boolean perHit() {
-    return groups.stream().allMatch(g -> g.policy() == Policy.EACH);
+    for (int g = 0; g < groups.size(); g++) {
+      if (groups.get(g).policy() != Policy.EACH) {
+        return false;
+      }
+    }
+    return true; // loops, not streams: both are asked on every Redis request
   }
 
   /**
