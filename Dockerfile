@@ -33,7 +33,9 @@ HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=3 \
 # Heap sized from the container's memory limit; on OutOfMemoryError exit and let the runtime
 # restart the container rather than limp on. The collector is named because the JVM's own choice
 # depends on the container: with one CPU (or under 1792 MB) it silently takes Serial, whose
-# pauses stop every request. bench/compare.sh runs Sluice with these options and compares the
-# collectors (GCS knob; BENCHMARKS.md): G1 until those figures say otherwise.
+# pauses stop every request. G1 from bench/compare.sh's collector rows (BENCHMARKS.md
+# "Collectors"): the most throughput on one CPU; ZGC paused under 0.1 ms but its concurrent
+# cycles could not keep up there (memory store, random keys: 22k against 82k requests/s).
+# For shorter pauses at some throughput, add -XX:MaxGCPauseMillis=5 (memory token bucket: 43 -> 16 ms).
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseG1GC", "-jar", "/app/sluice.jar"]
 CMD ["serve"]
