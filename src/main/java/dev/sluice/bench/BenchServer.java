@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.config.ConfigNames;
 import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.ServerConfig;
@@ -42,13 +43,7 @@ public final class BenchServer {
      * @throws IllegalArgumentException naming the value and the choices
      */
     public static Transport parse(String value) {
-      for (Transport transport : values()) {
-        if (transport.configName().equalsIgnoreCase(value.trim())) {
-          return transport;
-        }
-      }
-      throw new IllegalArgumentException(
-          "unknown bench-server transport '" + value + "'; expected default or tuned");
+      return ConfigNames.parse(values(), Transport::configName, value, "bench-server transport");
     }
   }
 

@@ -21,12 +21,6 @@ public enum FailureMode {
 
   /** Parses {@code error}, {@code allow}, {@code deny} or {@code local}, case-insensitive. */
   public static FailureMode parse(String name) {
-    for (FailureMode mode : values()) {
-      if (mode.configName().equalsIgnoreCase(name.trim())) {
-        return mode;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown failure mode '" + name + "'; expected error, allow, deny or local");
+    return ConfigNames.parse(values(), FailureMode::configName, name, "failure mode");
   }
 }

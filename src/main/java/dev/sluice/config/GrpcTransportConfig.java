@@ -51,13 +51,7 @@ public record GrpcTransportConfig(
      * @throws IllegalArgumentException naming the value and the choices
      */
     public static Transport parse(String value) {
-      for (Transport transport : values()) {
-        if (transport.configName().equalsIgnoreCase(value.trim())) {
-          return transport;
-        }
-      }
-      throw new IllegalArgumentException(
-          "unknown grpc transport '" + value + "'; expected auto or nio");
+      return ConfigNames.parse(values(), Transport::configName, value, "grpc transport");
     }
   }
 
@@ -86,13 +80,7 @@ public record GrpcTransportConfig(
      * @throws IllegalArgumentException naming the value and the choices
      */
     public static RlsHandlers parse(String value) {
-      for (RlsHandlers handlers : values()) {
-        if (handlers.configName().equalsIgnoreCase(value.trim())) {
-          return handlers;
-        }
-      }
-      throw new IllegalArgumentException(
-          "unknown grpc rls handlers '" + value + "'; expected auto, event-loop or pool");
+      return ConfigNames.parse(values(), RlsHandlers::configName, value, "grpc rls handlers");
     }
   }
 
