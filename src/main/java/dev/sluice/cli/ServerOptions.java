@@ -1,0 +1,130 @@
+package dev.sluice.cli;
+
+import dev.sluice.config.AccessConfig;
+import dev.sluice.config.ConnectionAge;
+import dev.sluice.config.GrpcTransportConfig;
+import dev.sluice.config.ServerConfig;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * The two ports and how they are served: gRPC threads and transport (event loops, flow control,
+ * where ShouldRateLimit runs), connection age, health, admin writes and the shutdown grace.
+ */
+final class ServerOptions {
+  @Option(
+      names = "--grpc-port",
+      defaultValue = "${env:SLUICE_GRPC_PORT:-8081}",
+      description =
+          "gRPC port, 0 = any free port (env SLUICE_GRPC_PORT, default ${DEFAULT-VALUE}).")
+  int grpcPort;
+
+  @Option(
+      names = "--http-port",
+      defaultValue = "${env:SLUICE_HTTP_PORT:-8080}",
+      description =
+          "Admin HTTP port, 0 = any free port (env SLUICE_HTTP_PORT, default ${DEFAULT-VALUE}).")
+  int httpPort;
+
+  @Option(
+      names = "--grpc-threads",
+      defaultValue = "${env:SLUICE_GRPC_THREADS:-auto}",
+      converter = Converters.GrpcThreadsConverter.class,
+      description =
+          "Threads running gRPC handlers; auto = 4 per CPU core, at least 8 (env"
+              + " SLUICE_GRPC_THREADS, default ${DEFAULT-VALUE}).")
+  int grpcThreads;
+
+  @Option(
+      names = "--grpc-transport",
+      defaultValue = "${env:SLUICE_GRPC_TRANSPORT:-auto}",
+      converter = Converters.GrpcTransportConverter.class,
+      description =
+          "gRPC port's transport: auto = native epoll where it loads, else NIO; nio (env"
+              + " SLUICE_GRPC_TRANSPORT, default ${DEFAULT-VALUE}).")
+  GrpcTransportConfig.Transport grpcTransport;
+
+  @Option(
+      names = "--grpc-event-loops",
+      defaultValue = "${env:SLUICE_GRPC_EVENT_LOOPS:-auto}",
+      converter = Converters.EventLoopsConverter.class,
+      description =
+          "gRPC event-loop threads (one more accepts); auto = one per CPU core (env"
+              + " SLUICE_GRPC_EVENT_LOOPS, default ${DEFAULT-VALUE}).")
+  int grpcEventLoops;
+
+  @Option(
+      names = "--grpc-flow-control-window",
+      defaultValue = "${env:SLUICE_GRPC_FLOW_CONTROL_WINDOW:-1048576}",
+      description =
+          "HTTP/2 flow-control window of each gRPC stream and connection, bytes, >= 65535 (env"
+              + " SLUICE_GRPC_FLOW_CONTROL_WINDOW, default ${DEFAULT-VALUE}).")
+  int grpcFlowControlWindow;
+
+  @Option(
+      names = "--grpc-rls-handlers",
+      defaultValue = "${env:SLUICE_GRPC_RLS_HANDLERS:-auto}",
+      converter = Converters.RlsHandlersConverter.class,
+      description =
+          "Where ShouldRateLimit runs: event-loop (no hand-off; it never blocks), pool (the"
+              + " --grpc-threads pool) or auto = event-loop except on a Redis Cluster (env"
+              + " SLUICE_GRPC_RLS_HANDLERS, default ${DEFAULT-VALUE}).")
+  GrpcTransportConfig.RlsHandlers grpcRlsHandlers;
+
+  @Option(
+      names = "--grpc-max-connection-age",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTION_AGE:-24h}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Then clients get GOAWAY and reconnect, so new replicas get traffic (env"
+              + " SLUICE_GRPC_MAX_CONNECTION_AGE, default ${DEFAULT-VALUE}).")
+  Duration maxConnectionAge;
+
+  @Option(
+      names = "--grpc-max-connection-age-grace",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTION_AGE_GRACE:-1h}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How long calls may finish after GOAWAY (env SLUICE_GRPC_MAX_CONNECTION_AGE_GRACE,"
+              + " default ${DEFAULT-VALUE}).")
+  Duration maxConnectionAgeGrace;
+
+  @Option(
+      names = "--admin-read-only",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_ADMIN_READ_ONLY:-false}",
+      description =
+          "Refuse admin writes: rule reload, counter reset (env SLUICE_ADMIN_READ_ONLY, default ${DEFAULT-VALUE}).")
+  boolean adminReadOnly;
+
+  @Option(
+      names = "--health-needs-rules",
+      arity = "0..1",
+      defaultValue = "${env:SLUICE_HEALTH_NEEDS_RULES:-false}",
+      description =
+          "Health fails while no domain is loaded, e.g. with --allow-empty-rules before the first"
+              + " file arrives (env SLUICE_HEALTH_NEEDS_RULES, default ${DEFAULT-VALUE}).")
+  boolean healthNeedsRules;
+
+  @Option(
+      names = "--shutdown-grace",
+      defaultValue = "${env:SLUICE_SHUTDOWN_GRACE:-10s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "How long calls in flight may take to finish on SIGTERM (env SLUICE_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
+  Duration shutdownGrace;
+
+  ServerConfig toConfig(AccessConfig access) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        new ConnectionAge(maxConnectionAge, maxConnectionAgeGrace),
+        access,
+        healthNeedsRules,
+        new GrpcTransportConfig(
+            grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers));
+  }
+}
