@@ -124,7 +124,19 @@ sealed interface Plan
    *     limits (it counts as a passing quota descriptor)
    * @param allQuota global quota mode
    */
-  record RequestVotes(boolean neverRefused, boolean allQuota) {}
+  record RequestVotes(boolean neverRefused, boolean allQuota) {
+    private static final RequestVotes[] SHARED = {
+      new RequestVotes(false, false),
+      new RequestVotes(false, true),
+      new RequestVotes(true, false),
+      new RequestVotes(true, true)
+    };
+
+    /** The shared value: a record is a value, and one is needed on every request. */
+    static RequestVotes of(boolean neverRefused, boolean allQuota) {
+      return SHARED[(neverRefused ? 2 : 0) + (allQuota ? 1 : 0)];
+    }
+  }
 
   /** A counted descriptor and the usages that answer it, one per counter. */
   record Answered(Counted counted, List<Usage> usages, Source source) implements Plan {

@@ -70,37 +70,46 @@ public final class Planner {
    */
   List<Plan> plan(RuleSet snapshot, RateLimitCall call) {
     List<DescriptorRequest> descriptors = call.descriptors();
-    @SuppressWarnings("unchecked")
-    Optional<Match>[] matches = new Optional[descriptors.size()];
+    // Null for no match: an array of Optionals kept every match's Optional from being elided.
+    Match[] matches = new Match[descriptors.size()];
     for (int i = 0; i < matches.length; i++) {
       DescriptorRequest descriptor = descriptors.get(i);
       // An override bypasses the rules entirely: its descriptor's rule must not drop others.
       matches[i] =
           descriptor.override().isPresent()
-              ? Optional.empty()
-              : snapshot.match(call.domain(), descriptor.entries());
+              ? null
+              : snapshot.match(call.domain(), descriptor.entries()).orElse(null);
     }
     Set<String> replaced = replacedNames(matches);
+    if (matches.length == 1) {
+      return List.of(planOf(call, descriptors.get(0), matches[0], replaced));
+    }
     Plan[] plans = new Plan[matches.length];
     for (int i = 0; i < matches.length; i++) {
-      DescriptorRequest descriptor = descriptors.get(i);
-      long hits = call.hitsFor(descriptor);
-      plans[i] =
-          descriptor.override().isPresent()
-              ? planOverride(call.domain(), descriptor, hits)
-              : planRule(call.domain(), descriptor, matches[i], replaced, hits);
+      plans[i] = planOf(call, descriptors.get(i), matches[i], replaced);
     }
     return Arrays.asList(plans);
   }
 
-  private static Set<String> replacedNames(Optional<Match>[] matches) {
+  /**
+   * @param match null when no rule matched (or the descriptor carries an override)
+   */
+  private Plan planOf(
+      RateLimitCall call, DescriptorRequest descriptor, Match match, Set<String> replaced) {
+    long hits = call.hitsFor(descriptor);
+    return descriptor.override().isPresent()
+        ? planOverride(call.domain(), descriptor, hits)
+        : planRule(call.domain(), descriptor, match, replaced, hits);
+  }
+
+  private static Set<String> replacedNames(Match[] matches) {
     Set<String> names = null;
-    for (Optional<Match> match : matches) {
-      if (match.isPresent() && !match.get().rule().replaces().isEmpty()) {
+    for (Match match : matches) {
+      if (match != null && !match.rule().replaces().isEmpty()) {
         if (names == null) {
           names = new HashSet<>();
         }
-        names.addAll(match.get().rule().replaces());
+        names.addAll(match.rule().replaces());
       }
     }
     return names == null ? Set.of() : names;
@@ -121,16 +130,14 @@ public final class Planner {
         descriptor.entries());
   }
 
+  /**
+   * @param match null when no rule matched
+   */
   private Plan planRule(
-      String domain,
-      DescriptorRequest descriptor,
-      Optional<Match> found,
-      Set<String> replaced,
-      long hits) {
-    if (found.isEmpty()) {
+      String domain, DescriptorRequest descriptor, Match match, Set<String> replaced, long hits) {
+    if (match == null) {
       return Plan.NOT_LIMITED;
     }
-    Match match = found.get();
     Rule rule = match.rule();
     if (!rule.name().isEmpty() && replaced.contains(rule.name())) {
       return Plan.NOT_LIMITED;

@@ -37,6 +37,7 @@ public final class RateLimiter {
   private final LimiterConfig settings;
   private final SluiceMetrics metrics;
   private final Planner planner;
+  private final HitAccounting accounting;
   private final UnknownDomains unknownDomains;
   private final DecisionListener listener;
 
@@ -63,6 +64,7 @@ public final class RateLimiter {
     this.settings = settings;
     this.metrics = metrics;
     this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
+    this.accounting = new HitAccounting(settings.nearLimitRatio());
     this.unknownDomains = new UnknownDomains(metrics);
     if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {
       throw new IllegalArgumentException("failure mode local needs a fallback store");
@@ -174,38 +176,71 @@ public final class RateLimiter {
       passingQuota |= settings.globalQuotaMode() && plan instanceof Plan.NotLimited;
     }
     Plan.RequestVotes votes =
-        new Plan.RequestVotes(
+        Plan.RequestVotes.of(
             settings.globalShadowMode() || passingQuota, settings.globalQuotaMode());
+    if (plans.size() == 1) {
+      // The usual one-descriptor request: its group, without an array to collect groups in.
+      Charge.Group group = groupOf(plans.get(0), dependent, votes, hitsOf);
+      return new Charge(group == null ? List.of() : List.of(group));
+    }
     Charge.Group[] groups = new Charge.Group[plans.size()];
     int count = 0;
     for (int i = 0; i < plans.size(); i++) {
-      Plan plan = plans.get(i);
-      if (plan instanceof Plan.Counted counted) {
-        groups[count++] = counted.group(hitsOf.apply(counted), votes);
-      } else if (dependent && plan instanceof Plan.Answered cached) {
-        Plan.Counted counted = cached.counted();
-        groups[count++] = Charge.Group.answeredRefused(counted.tag(), counted.vote(votes));
+      Charge.Group group = groupOf(plans.get(i), dependent, votes, hitsOf);
+      if (group != null) {
+        groups[count++] = group;
       }
     }
     return new Charge(List.of(count == groups.length ? groups : Arrays.copyOf(groups, count)));
   }
 
+  /** What the store sees of one plan, or null when it takes no part in the charge. */
+  private static Charge.Group groupOf(
+      Plan plan,
+      boolean dependent,
+      Plan.RequestVotes votes,
+      Function<Plan.Counted, List<Hit>> hitsOf) {
+    if (plan instanceof Plan.Counted counted) {
+      return counted.group(hitsOf.apply(counted), votes);
+    }
+    if (dependent && plan instanceof Plan.Answered cached) {
+      Plan.Counted counted = cached.counted();
+      return Charge.Group.answeredRefused(counted.tag(), counted.vote(votes));
+    }
+    return null;
+  }
+
   /** Answers each waiting plan, in order, with its counters' share of {@code usages}. */
   private static List<Plan> answer(List<Plan> plans, List<Usage> usages, Plan.Source source) {
+    if (plans.size() == 1) {
+      // One descriptor: all usages are its own, and a one-element list needs no array.
+      return List.of(answerOne(plans.get(0), usages, 0, source));
+    }
     Plan[] answered = new Plan[plans.size()];
     int next = 0;
     for (int p = 0; p < answered.length; p++) {
       Plan plan = plans.get(p);
-      if (plan instanceof Plan.Counted counted) {
-        int size = counted.counters().size();
-        List<Usage> own = size == 1 ? List.of(usages.get(next)) : usages.subList(next, next + size);
-        answered[p] = counted.answered(own, source);
-        next += size;
-      } else {
-        answered[p] = plan;
-      }
+      answered[p] = answerOne(plan, usages, next, source);
+      next += plan instanceof Plan.Counted counted ? counted.counters().size() : 0;
     }
     return Arrays.asList(answered);
+  }
+
+  /** {@code plan} answered with its share of {@code usages}, which starts at {@code from}. */
+  private static Plan answerOne(Plan plan, List<Usage> usages, int from, Plan.Source source) {
+    if (!(plan instanceof Plan.Counted counted)) {
+      return plan;
+    }
+    int size = counted.counters().size();
+    List<Usage> own;
+    if (size == usages.size()) {
+      own = usages; // the request's only counted descriptor: no sublist to copy
+    } else if (size == 1) {
+      own = List.of(usages.get(from));
+    } else {
+      own = usages.subList(from, from + size);
+    }
+    return counted.answered(own, source);
   }
 
   /** Remembers new overs, decides, and records the decision's metrics once. */
@@ -219,7 +254,7 @@ public final class RateLimiter {
             .remember(answered.counted().first().hit(), answered.usages().get(0));
       }
     }
-    Verdict verdict = Verdict.of(plans, settings);
+    Verdict verdict = Verdict.of(plans, settings, accounting);
     record(domain, verdict);
     return verdict.decision();
   }
@@ -278,7 +313,7 @@ public final class RateLimiter {
               ? new Plan.ByFailurePolicy(counted.get(), policy.apply(counted.get()))
               : plan);
     }
-    Verdict verdict = Verdict.of(answered, settings);
+    Verdict verdict = Verdict.of(answered, settings, accounting);
     if (verdict.shadowedByGlobal()) {
       metrics.globalShadowMode();
     }

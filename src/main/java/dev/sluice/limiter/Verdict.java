@@ -6,7 +6,6 @@ import dev.sluice.store.Charge;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.CountingAlgorithm;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,9 +35,17 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
    * @throws IllegalStateException when a counted plan has no answer
    */
   static Verdict of(List<Plan> plans, LimiterConfig settings) {
-    HitAccounting accounting = new HitAccounting(settings.nearLimitRatio());
+    return of(plans, settings, new HitAccounting(settings.nearLimitRatio()));
+  }
+
+  /**
+   * {@link #of(List, LimiterConfig)} with the limiter's own {@code accounting}, built once from
+   * {@code settings}.
+   */
+  static Verdict of(List<Plan> plans, LimiterConfig settings, HitAccounting accounting) {
     DescriptorDecision[] statuses = new DescriptorDecision[plans.size()];
-    List<RuleOutcome> outcomes = new ArrayList<>(plans.size());
+    RuleOutcome[] outcomes = new RuleOutcome[outcomeCount(plans)];
+    int outcomeCount = 0;
     boolean regularOver = false;
     int quota = 0;
     int quotaOver = 0;
@@ -47,7 +54,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
       DescriptorDecision status = statusOf(plan);
       statuses[p] = status;
       boolean over = status.code() == Code.OVER_LIMIT;
-      addOutcomes(plan, over, accounting, outcomes);
+      outcomeCount = addOutcomes(plan, over, accounting, outcomes, outcomeCount);
       if (quotaMode(plan, settings.globalQuotaMode())) {
         quota++;
         quotaOver += over ? 1 : 0;
@@ -59,7 +66,18 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
     boolean shadowed = overLimit && settings.globalShadowMode();
     Code overall = overLimit && !shadowed ? Code.OVER_LIMIT : Code.OK;
-    return new Verdict(new Decision(overall, List.of(statuses)), outcomes, shadowed);
+    return new Verdict(new Decision(overall, List.of(statuses)), List.of(outcomes), shadowed);
+  }
+
+  /** One outcome per limit of each answered plan: sized exactly, so no growing list is needed. */
+  private static int outcomeCount(List<Plan> plans) {
+    int count = 0;
+    for (int p = 0; p < plans.size(); p++) {
+      if (plans.get(p) instanceof Plan.Answered answered) {
+        count += answered.counted().counters().size();
+      }
+    }
+    return count;
   }
 
   private static DescriptorDecision statusOf(Plan plan) {
@@ -122,11 +140,15 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     return chosen;
   }
 
-  /** Appends one outcome per limit of an answered plan to {@code outcomes}. */
-  private static void addOutcomes(
-      Plan plan, boolean refused, HitAccounting accounting, List<RuleOutcome> outcomes) {
+  /**
+   * Writes one outcome per limit of an answered plan into {@code outcomes} from {@code at}.
+   *
+   * @return the next free index
+   */
+  private static int addOutcomes(
+      Plan plan, boolean refused, HitAccounting accounting, RuleOutcome[] outcomes, int at) {
     if (!(plan instanceof Plan.Answered answered)) {
-      return;
+      return at;
     }
     Plan.Counted counted = answered.counted();
     boolean shadow = counted.flags().shadowMode();
@@ -142,8 +164,9 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
                   answered.usages().get(i),
                   shadow,
                   refusedHitsCharged(counted, hit));
-      outcomes.add(new RuleOutcome(counted, counter, counts, refused));
+      outcomes[at++] = new RuleOutcome(counted, counter, counts, refused);
     }
+    return at;
   }
 
   /** Only a lone limit charged by its algorithm (a fixed window) still counts refused hits. */

@@ -9,7 +9,6 @@ import dev.sluice.rules.Entry;
 import dev.sluice.rules.Unit;
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -37,12 +36,14 @@ public final class RequestMapping {
           tooMany("descriptors", request.getDescriptorsCount(), limits.maxDescriptors())
               + " (--max-descriptors)");
     }
-    List<DescriptorRequest> descriptors = new ArrayList<>(request.getDescriptorsCount());
-    for (RateLimitDescriptor descriptor : request.getDescriptorsList()) {
-      descriptors.add(toDescriptor(descriptor));
+    // Arrays, not ArrayLists: RateLimitCall and DescriptorRequest copy what they are given unless
+    // it is already immutable, so a growing list was built and then copied on every request.
+    DescriptorRequest[] descriptors = new DescriptorRequest[request.getDescriptorsCount()];
+    for (int i = 0; i < descriptors.length; i++) {
+      descriptors[i] = toDescriptor(request.getDescriptors(i));
     }
     return new RateLimitCall(
-        request.getDomain(), descriptors, Integer.toUnsignedLong(request.getHitsAddend()));
+        request.getDomain(), List.of(descriptors), Integer.toUnsignedLong(request.getHitsAddend()));
   }
 
   private DescriptorRequest toDescriptor(RateLimitDescriptor descriptor) {
@@ -51,11 +52,12 @@ public final class RequestMapping {
           tooMany("entries in one descriptor", descriptor.getEntriesCount(), limits.maxEntries())
               + " (--max-descriptor-entries)");
     }
-    List<Entry> entries = new ArrayList<>(descriptor.getEntriesCount());
-    for (RateLimitDescriptor.Entry entry : descriptor.getEntriesList()) {
+    Entry[] entries = new Entry[descriptor.getEntriesCount()];
+    for (int i = 0; i < entries.length; i++) {
+      RateLimitDescriptor.Entry entry = descriptor.getEntries(i);
       checkSize("descriptor key", entry.getKey(), limits.maxKeyBytes(), "--max-key-bytes");
       checkSize("descriptor value", entry.getValue(), limits.maxValueBytes(), "--max-value-bytes");
-      entries.add(new Entry(entry.getKey(), entry.getValue()));
+      entries[i] = new Entry(entry.getKey(), entry.getValue());
     }
     Optional<LimitOverride> override =
         descriptor.hasLimit() ? Optional.of(toOverride(descriptor.getLimit())) : Optional.empty();
@@ -63,7 +65,7 @@ public final class RequestMapping {
         descriptor.hasHitsAddend()
             ? OptionalLong.of(boundedHits(descriptor.getHitsAddend().getValue()))
             : OptionalLong.empty();
-    return new DescriptorRequest(entries, override, hits);
+    return new DescriptorRequest(List.of(entries), override, hits);
   }
 
   private static LimitOverride toOverride(RateLimitDescriptor.RateLimitOverride limit) {

@@ -20,8 +20,9 @@ final class ResponseMapping {
         RateLimitResponse.newBuilder()
             .setOverallCode(codeOf(decision.overall()))
             .addAllResponseHeadersToAdd(headers);
-    for (DescriptorDecision status : decision.statuses()) {
-      response.addStatuses(toStatus(status));
+    List<DescriptorDecision> statuses = decision.statuses();
+    for (int i = 0; i < statuses.size(); i++) {
+      response.addStatuses(toStatus(statuses.get(i)));
     }
     return response.build();
   }
@@ -31,10 +32,13 @@ final class ResponseMapping {
         DescriptorStatus.newBuilder()
             .setCode(codeOf(decision.code()))
             .setLimitRemaining(uint32(decision.remaining()));
-    decision.currentLimit().ifPresent(limit -> status.setCurrentLimit(toRateLimit(limit)));
-    decision
-        .untilReset()
-        .ifPresent(reset -> status.setDurationUntilReset(ProtoValues.duration(reset)));
+    // isPresent/get, not ifPresent: each lambda captured the builder, an object per descriptor.
+    if (decision.currentLimit().isPresent()) {
+      status.setCurrentLimit(toRateLimit(decision.currentLimit().get()));
+    }
+    if (decision.untilReset().isPresent()) {
+      status.setDurationUntilReset(ProtoValues.duration(decision.untilReset().get()));
+    }
     return status.build();
   }
 

@@ -126,6 +126,30 @@ class RateLimiterTest {
   }
 
   @Test
+  void decide_oneCountedAmongUncounted_isAnsweredWithItsOwnUsage() {
+    decide(call("api", descriptor("user=alice")));
+    decide(call("api", descriptor("user=bob")));
+
+    // The only counted descriptor of a request owns every usage the store answered, whatever its
+    // position; the one-descriptor request takes its own path through planning and answering.
+    Decision among =
+        decide(
+            call(
+                "api",
+                descriptor("nomatch=x"),
+                descriptor("user=alice"),
+                descriptor("internal=x")));
+    Decision alone = decide(call("api", descriptor("user=bob")));
+
+    assertThat(among.statuses())
+        .extracting(DescriptorDecision::remaining)
+        .containsExactly(0L, 3L, Limit.MAX_UINT32);
+    assertThat(among.statuses().get(1).currentLimit())
+        .contains(new CurrentLimit(PER_USER, "per-user"));
+    assertThat(alone.statuses()).extracting(DescriptorDecision::remaining).containsExactly(3L);
+  }
+
+  @Test
   void decide_nothingCounted_makesNoStoreCall() {
     List<Decision> decisions =
         List.of(

@@ -93,35 +93,45 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   public CompletableFuture<List<Usage>> acquire(Charge charge) {
     Instant now = clock.instant();
     List<Usage> usages;
-    int[] held = stripesOf(charge.hits());
-    lock(held);
-    try {
-      usages = LockedCharge.apply(charge, new LiveCounters(now), now);
-    } finally {
-      unlock(held);
+    List<Hit> hits = charge.hits();
+    if (hits.size() == 1) {
+      // The usual request, one hit: its one stripe, without the sorted stripe array.
+      int stripe = stripeOf(hits.get(0).key());
+      counters.lock(stripe);
+      try {
+        usages = LockedCharge.apply(charge, liveCounters, now);
+      } finally {
+        counters.unlock(stripe);
+      }
+    } else {
+      int[] held = stripesOf(hits);
+      lock(held);
+      try {
+        usages = LockedCharge.apply(charge, liveCounters, now);
+      } finally {
+        unlock(held);
+      }
     }
     capacity.enforce(counters, now.toEpochMilli());
     return CompletableFuture.completedFuture(usages);
   }
 
-  /** The table's live values; used only by a thread holding the key's stripe. */
-  private final class LiveCounters implements LockedCharge.Counters {
-    private final Instant now;
+  /**
+   * The table's live values; used only by a thread holding the key's stripe. Stateless (the time
+   * comes with each read), so one instance serves every request instead of one per charge.
+   */
+  private final LockedCharge.Counters liveCounters =
+      new LockedCharge.Counters() {
+        @Override
+        public MemoryCounter get(String key, Instant now) {
+          return live(counters.get(key), now);
+        }
 
-    LiveCounters(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public MemoryCounter get(String key) {
-      return live(counters.get(key), now);
-    }
-
-    @Override
-    public void put(String key, MemoryCounter value) {
-      counters.put(key, value);
-    }
-  }
+        @Override
+        public void put(String key, MemoryCounter value) {
+          counters.put(key, value);
+        }
+      };
 
   /** The distinct stripes of {@code hits}' keys, ascending: the one lock order, so no deadlock. */
   private static int[] stripesOf(List<Hit> hits) {

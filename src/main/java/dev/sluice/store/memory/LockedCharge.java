@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * One {@link Charge} on the memory store's values, the twin of {@code lua/charge.lua}: pass one
@@ -24,8 +23,8 @@ final class LockedCharge {
 
   /** Reads and writes the live counters under the caller's locks. */
   interface Counters {
-    /** The live counter, or null when absent or expired. */
-    MemoryCounter get(String key);
+    /** The live counter at {@code now}, or null when absent or expired. */
+    MemoryCounter get(String key, Instant now);
 
     void put(String key, MemoryCounter value);
   }
@@ -50,7 +49,7 @@ final class LockedCharge {
       for (int i = 0; i < size; i++) {
         Hit hit = group.hits().get(i);
         CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-        steps[i] = algorithm.takeInMemory(read(tentative, counters::get, hit), hit, now);
+        steps[i] = algorithm.takeInMemory(read(tentative, counters, hit, now), hit, now);
         first[g][i] = steps[i].usage();
         fits[g][i] = !steps[i].usage().overLimit();
         chargesRefused[g][i] = algorithm.chargesRefusedHits();
@@ -73,7 +72,7 @@ final class LockedCharge {
         if (charged[g][i]) {
           MemoryCounter.Step step =
               CountingAlgorithm.of(hit.limit().algorithm())
-                  .takeInMemory(counters.get(hit.key()), hit, now);
+                  .takeInMemory(counters.get(hit.key(), now), hit, now);
           counters.put(hit.key(), step.next());
           answers.add(step.usage());
         } else {
@@ -106,19 +105,24 @@ final class LockedCharge {
 
   /** {@link #apply} for {@link #independentHits}: each hit charged by its algorithm alone. */
   private static List<Usage> applyEach(List<Charge.Group> groups, Counters counters, Instant now) {
+    if (groups.size() == 1) {
+      return List.of(applyOne(groups.get(0).hits().get(0), counters, now)); // no array to copy
+    }
     Usage[] answers = new Usage[groups.size()];
     for (int g = 0; g < answers.length; g++) {
-      Hit hit = groups.get(g).hits().get(0);
-      CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-      MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key()), hit, now);
-      if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
-        counters.put(hit.key(), step.next());
-        answers[g] = step.usage();
-      } else {
-        answers[g] = uncharged(hit, step.usage(), counters, now);
-      }
+      answers[g] = applyOne(groups.get(g).hits().get(0), counters, now);
     }
     return List.of(answers);
+  }
+
+  private static Usage applyOne(Hit hit, Counters counters, Instant now) {
+    CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
+    MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key(), now), hit, now);
+    if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
+      counters.put(hit.key(), step.next());
+      return step.usage();
+    }
+    return uncharged(hit, step.usage(), counters, now);
   }
 
   /**
@@ -129,7 +133,7 @@ final class LockedCharge {
     Hit look = new Hit(hit.key(), hit.limit(), 0);
     Usage left =
         CountingAlgorithm.of(hit.limit().algorithm())
-            .takeInMemory(counters.get(hit.key()), look, now)
+            .takeInMemory(counters.get(hit.key(), now), look, now)
             .usage();
     boolean fits = !first.overLimit();
     return new Usage(
@@ -137,8 +141,8 @@ final class LockedCharge {
   }
 
   private static MemoryCounter read(
-      Map<String, MemoryCounter> tentative, Function<String, MemoryCounter> stored, Hit hit) {
+      Map<String, MemoryCounter> tentative, Counters stored, Hit hit, Instant now) {
     MemoryCounter kept = tentative.get(hit.key());
-    return kept != null ? kept : stored.apply(hit.key());
+    return kept != null ? kept : stored.get(hit.key(), now);
   }
 }
