@@ -38,6 +38,9 @@ final class ClientChannels implements AutoCloseable {
           NettyChannelBuilder.forAddress(target.host(), target.port())
               .usePlaintext()
               .directExecutor()
+              // Retries wrap every call in a buffering RetriableStream (grpc-java's default);
+              // a load generator reports a failure, it never resends.
+              .disableRetry()
               .eventLoopGroup(group)
               .channelType(type)
               .build();

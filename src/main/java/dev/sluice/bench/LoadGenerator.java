@@ -2,19 +2,21 @@ package dev.sluice.bench;
 
 import dev.sluice.threads.DaemonThreadFactory;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
-import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
-import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc.RateLimitServiceStub;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.netty.channel.EventLoop;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,7 +43,6 @@ import org.HdrHistogram.Recorder;
 public final class LoadGenerator {
   private static final Duration DRAIN_GRACE = Duration.ofSeconds(5);
 
-  /** How soon an open-loop pacer tries again when every request of {@code concurrency} is out. */
   /**
    * The shortest sleep of an open-loop pacer. Waking per request cost a timer, a write and a flush
    * each, so at half the do-nothing server's closed-loop rate the pinned generator fell behind by
@@ -51,12 +52,12 @@ public final class LoadGenerator {
    */
   private static final long PACER_TICK_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
-  private static final long BLOCKED_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+  /** Runs a failed open-loop call's continuation where it failed; the pacer hops itself. */
+  private static final Executor WHERE_IT_FAILED = Runnable::run;
 
   private final BenchConfig config;
   private final ClientChannels clients;
   private final RequestSource requests;
-  private final List<RateLimitServiceStub> stubs;
   private final Semaphore inFlight;
   private final Recorder latencies =
       new Recorder(LatencySummary.HIGHEST_NANOS, LatencySummary.SIGNIFICANT_DIGITS);
@@ -69,6 +70,7 @@ public final class LoadGenerator {
   /** Failed calls continue here, so a call that fails inline cannot recurse without bound. */
   private final ExecutorService afterError;
 
+  private final long timeoutNanos;
   private final long start;
   private final long measureStart;
   private final long end;
@@ -86,7 +88,7 @@ public final class LoadGenerator {
     this.measureStart = start + config.warmup().toNanos();
     this.end = measureStart + config.duration().toNanos();
     this.requests = new RequestSource(config.requests(), config.keys());
-    this.stubs = clients.channels().stream().map(RateLimitServiceGrpc::newStub).toList();
+    this.timeoutNanos = config.timeout().toNanos();
     this.inFlight = new Semaphore(config.concurrency());
     this.afterError =
         Executors.newSingleThreadExecutor(new DaemonThreadFactory("bench-after-error"));
@@ -160,27 +162,23 @@ public final class LoadGenerator {
   private void startChains() throws InterruptedException {
     for (int i = 0; i < config.concurrency(); i++) {
       inFlight.acquire();
-      RateLimitServiceStub stub = stubs.get(i % stubs.size());
-      sendNextInChain(stub);
+      new Chain(clients.channels().get(i % clients.channels().size())).run();
     }
   }
 
-  /** One closed-loop chain: send, and on the answer send again until the window closes. */
-  private void sendNextInChain(RateLimitServiceStub stub) {
-    long now = System.nanoTime();
-    if (now - end >= 0) {
-      inFlight.release();
-      return;
-    }
-    send(stub, now, () -> sendNextInChain(stub));
-  }
-
-  /** One pacer per channel, on that channel's event loop: request i goes to channel i mod n. */
+  /**
+   * One pacer per lane, on its channel's event loop: request i goes to lane i mod n. Lanes are at
+   * most {@code concurrency}, and each gets its share of it, so no lane waits for another's
+   * answers.
+   */
   private void startPacers(OpenLoopSchedule schedule) {
-    pacing = new CountDownLatch(stubs.size());
-    for (int lane = 0; lane < stubs.size(); lane++) {
+    int lanes = Math.min(clients.channels().size(), config.concurrency());
+    pacing = new CountDownLatch(lanes);
+    for (int lane = 0; lane < lanes; lane++) {
+      int budget = config.concurrency() / lanes + (lane < config.concurrency() % lanes ? 1 : 0);
       EventLoop loop = clients.eventLoop(lane);
-      loop.execute(new Pacer(schedule, stubs.get(lane), loop, lane));
+      Pacer pacer = new Pacer(schedule, clients.channels().get(lane), loop, lane, lanes, budget);
+      loop.execute(pacer::tick);
     }
   }
 
@@ -196,20 +194,33 @@ public final class LoadGenerator {
   }
 
   /**
+   * Starts one call with {@link ClientCall} itself: the stub's adapters, a stub per deadline and
+   * per-send protobuf encoding were a third of the generator's work per request.
+   *
    * @param startNanos when the request's latency starts: now (closed loop) or its due time
-   * @param then what follows the answer or the failure
    */
-  private void send(RateLimitServiceStub stub, long startNanos, Runnable then) {
-    boolean measured = startNanos - measureStart >= 0;
-    if (measured) {
+  private void send(Channel channel, long startNanos, Call call) {
+    if (call.measured) {
       sent.increment();
     }
-    Call call = new Call(startNanos, measured, then);
+    ClientCall<byte[], Integer> clientCall = null;
+    boolean started = false;
     try {
-      stub.withDeadlineAfter(config.timeout().toNanos(), TimeUnit.NANOSECONDS)
-          .shouldRateLimit(requests.next(), call);
+      clientCall =
+          channel.newCall(
+              RlsWire.SHOULD_RATE_LIMIT,
+              CallOptions.DEFAULT.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS));
+      clientCall.start(call, new Metadata());
+      started = true;
+      clientCall.request(1);
+      clientCall.sendMessage(requests.next());
+      clientCall.halfClose();
     } catch (RuntimeException e) {
-      call.onError(e);
+      if (started) {
+        clientCall.cancel("the load generator could not send", e); // closes the call
+      } else {
+        call.onClose(Status.fromThrowable(e), new Metadata());
+      }
     }
   }
 
@@ -246,100 +257,191 @@ public final class LoadGenerator {
     firstErrors.putIfAbsent(code, message);
   }
 
-  /**
-   * Sends one channel's share of the schedule (requests {@code lane}, {@code lane + n}, ...) from
-   * that channel's event loop: whatever is due is sent at once, then the pacer schedules itself for
-   * the next due time. Latency runs from the due time, so a pacer that falls behind (a busy core,
-   * no free slot of {@code concurrency}) shows in the percentiles. Runs only on {@code loop}.
-   */
-  private final class Pacer implements Runnable {
-    private final OpenLoopSchedule schedule;
-    private final RateLimitServiceStub stub;
-    private final EventLoop loop;
-    private final int stride;
-    private long next;
+  /** One closed-loop chain: send, and on the answer send again until the window closes. */
+  private final class Chain implements Runnable {
+    private final Channel channel;
 
-    Pacer(OpenLoopSchedule schedule, RateLimitServiceStub stub, EventLoop loop, int lane) {
-      this.schedule = schedule;
-      this.stub = stub;
-      this.loop = loop;
-      this.stride = stubs.size();
-      this.next = lane;
+    Chain(Channel channel) {
+      this.channel = channel;
     }
 
     @Override
     public void run() {
       long now = System.nanoTime();
-      long due = schedule.dueNanos(next);
-      for (; due - now <= 0; due = schedule.dueNanos(next)) {
-        if (due - end >= 0) {
-          pacing.countDown();
-          return;
-        }
-        if (!inFlight.tryAcquire()) {
-          loop.schedule(this, BLOCKED_RETRY_NANOS, TimeUnit.NANOSECONDS);
-          return;
-        }
-        send(stub, due, inFlight::release);
-        next += stride;
+      if (now - end >= 0) {
+        inFlight.release();
+        return;
       }
-      if (due - end < 0) {
-        loop.schedule(this, Math.max(due - now, PACER_TICK_NANOS), TimeUnit.NANOSECONDS);
-      } else {
+      send(channel, now, new Call(now, now - measureStart >= 0, this, afterError));
+    }
+  }
+
+  /**
+   * Sends one lane's share of the schedule (requests {@code lane}, {@code lane + n}, ...) from its
+   * channel's event loop: whatever is due goes out at once, then a timer wakes the pacer for the
+   * next due time. With {@code budget} requests of the lane out, the pacer waits for the lane's
+   * next answer instead of a timer: retrying every few microseconds burned the generator's core
+   * exactly when the server fell behind. Latency runs from the due time, so a pacer that is late (a
+   * busy core, a full budget) shows in the percentiles. Every field is confined to {@code loop}.
+   */
+  private final class Pacer {
+    private final OpenLoopSchedule schedule;
+    private final Channel channel;
+    private final EventLoop loop;
+    private final int stride;
+    private final int budget;
+    private final Runnable answered = this::answered;
+    private final Runnable afterAnswer = this::afterAnswer;
+    private long next;
+    private int pending;
+    private boolean sending;
+    private boolean blocked;
+    private boolean timerSet;
+    private boolean finished;
+
+    Pacer(
+        OpenLoopSchedule schedule,
+        Channel channel,
+        EventLoop loop,
+        int lane,
+        int stride,
+        int budget) {
+      this.schedule = schedule;
+      this.channel = channel;
+      this.loop = loop;
+      this.stride = stride;
+      this.budget = budget;
+      this.next = lane;
+    }
+
+    void tick() {
+      timerSet = false;
+      sendDue();
+    }
+
+    private void sendDue() {
+      sending = true;
+      try {
+        long now = System.nanoTime();
+        long due = schedule.dueNanos(next);
+        for (; due - now <= 0; due = schedule.dueNanos(next)) {
+          if (due - end >= 0) {
+            finish();
+            return;
+          }
+          if (pending == budget) {
+            blocked = true; // the next answer resumes this pacer
+            return;
+          }
+          if (!inFlight.tryAcquire()) {
+            throw new IllegalStateException("the lanes' budgets add up to more than concurrency");
+          }
+          pending++;
+          next += stride;
+          send(channel, due, new Call(due, due - measureStart >= 0, answered, WHERE_IT_FAILED));
+        }
+        if (due - end >= 0) {
+          finish();
+        } else if (!timerSet) {
+          timerSet = true;
+          loop.schedule(this::tick, Math.max(due - now, PACER_TICK_NANOS), TimeUnit.NANOSECONDS);
+        }
+      } finally {
+        sending = false;
+      }
+    }
+
+    private void finish() {
+      if (!finished) {
+        finished = true;
         pacing.countDown();
+      }
+    }
+
+    /**
+     * A call of this lane ended, on any thread: inline from {@link #sendDue} when it failed at
+     * once, or from another thread; those go through the loop's queue, never back into {@code
+     * sendDue}.
+     */
+    private void answered() {
+      if (loop.inEventLoop() && !sending) {
+        afterAnswer();
+        return;
+      }
+      try {
+        loop.execute(afterAnswer);
+      } catch (RejectedExecutionException closed) {
+        inFlight.release(); // the run is over and its event loop closed
+      }
+    }
+
+    private void afterAnswer() {
+      pending--;
+      inFlight.release();
+      if (blocked && !finished) {
+        blocked = false;
+        sendDue();
       }
     }
   }
 
-  /** One request in flight; its outcome is counted only when it was sent in the window. */
-  private final class Call implements StreamObserver<RateLimitResponse> {
+  /**
+   * One request in flight; its outcome is counted only when it was sent in the window. Runs {@code
+   * then} once when the call ends: on the answering thread when answered, through {@code
+   * afterError} when it failed (a call that fails inline must not recurse into the next send).
+   */
+  private final class Call extends ClientCall.Listener<Integer> {
     private final long startNanos;
     private final boolean measured;
     private final Runnable then;
-    private RateLimitResponse.Code code;
+    private final Executor afterError;
+    private Integer code;
 
-    Call(long startNanos, boolean measured, Runnable then) {
+    Call(long startNanos, boolean measured, Runnable then, Executor afterError) {
       this.startNanos = startNanos;
       this.measured = measured;
       this.then = then;
+      this.afterError = afterError;
     }
 
     @Override
-    public void onNext(RateLimitResponse response) {
-      code = response.getOverallCode();
+    public void onMessage(Integer message) {
+      code = message;
     }
 
     @Override
-    public void onCompleted() {
-      if (measured) {
-        count();
+    public void onClose(Status status, Metadata trailers) {
+      if (status.isOk() && code != null) {
+        if (measured) {
+          count(RlsWire.code(code));
+        }
+        then.run();
+        return;
       }
-      then.run();
-    }
-
-    private void count() {
-      if (code == RateLimitResponse.Code.OK) {
-        latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
-        ok.increment();
-      } else if (code == RateLimitResponse.Code.OVER_LIMIT) {
-        latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
-        overLimit.increment();
-      } else {
-        countError("OVERALL_CODE_" + code, "the server answered overall_code " + code);
-      }
-    }
-
-    @Override
-    public void onError(Throwable error) {
       if (measured) {
-        Status status = Status.fromThrowable(error);
-        countError(status.getCode().name(), String.valueOf(status.getDescription()));
+        if (status.isOk()) {
+          countError("INTERNAL", "the server closed the call OK without an answer");
+        } else {
+          countError(status.getCode().name(), String.valueOf(status.getDescription()));
+        }
       }
       try {
         afterError.execute(then);
-      } catch (RuntimeException rejected) {
+      } catch (RejectedExecutionException rejected) {
         // The run is over and its executor closed: nothing follows any more.
         inFlight.release();
+      }
+    }
+
+    private void count(RateLimitResponse.Code answer) {
+      if (answer == RateLimitResponse.Code.OK) {
+        latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
+        ok.increment();
+      } else if (answer == RateLimitResponse.Code.OVER_LIMIT) {
+        latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
+        overLimit.increment();
+      } else {
+        countError("OVERALL_CODE_" + answer, "the server answered overall_code " + answer);
       }
     }
   }

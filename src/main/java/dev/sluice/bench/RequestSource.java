@@ -1,12 +1,12 @@
 package dev.sluice.bench;
 
-import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The next request to send: a template with the next key of a {@link KeyMode}. Hot and small
- * round-robin key sets are built once up front, so the generator spends its CPU on sending, not on
- * building protobufs. Thread-safe.
+ * The next request to send, serialised: a template with the next key of a {@link KeyMode}. Hot and
+ * small round-robin key sets are built and serialised once up front, so the generator spends its
+ * CPU on sending, not on building protobufs. Thread-safe; the arrays returned are shared and must
+ * not be changed.
  */
 final class RequestSource {
   /** Round-robin key sets up to this size are prebuilt. */
@@ -14,7 +14,7 @@ final class RequestSource {
 
   private final RequestTemplate template;
   private final KeyMode.Source keys;
-  private final RateLimitRequest[] prebuilt;
+  private final byte[][] prebuilt;
   private final AtomicLong next = new AtomicLong();
 
   RequestSource(RequestTemplate template, KeyMode mode) {
@@ -23,21 +23,22 @@ final class RequestSource {
     this.prebuilt = prebuild(template, mode);
   }
 
-  private static RateLimitRequest[] prebuild(RequestTemplate template, KeyMode mode) {
+  private static byte[][] prebuild(RequestTemplate template, KeyMode mode) {
     if (mode.kind() == KeyMode.Kind.RANDOM || mode.distinctValues() > PREBUILT_LIMIT) {
       return null;
     }
     KeyMode.Source source = mode.source();
-    RateLimitRequest[] requests = new RateLimitRequest[mode.distinctValues()];
+    byte[][] requests = new byte[mode.distinctValues()][];
     for (int i = 0; i < requests.length; i++) {
-      requests[i] = template.build(source.next());
+      requests[i] = template.build(source.next()).toByteArray();
     }
     return requests;
   }
 
-  RateLimitRequest next() {
+  /** The next request's bytes: {@code RateLimitRequest} in protobuf's wire format. */
+  byte[] next() {
     if (prebuilt == null) {
-      return template.build(keys.next());
+      return template.build(keys.next()).toByteArray();
     }
     if (prebuilt.length == 1) {
       return prebuilt[0];
