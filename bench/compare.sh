@@ -27,6 +27,9 @@
 #        QUICK=1 bench/compare.sh    (about 2 minutes: a smoke that every kind of row still works)
 # Env:   DURATION=8s  WARMUP=2s (each load generator)  SERVER_WARMUP=8s (each server, once)
 #        CONCURRENCY=64  CHANNELS=2  LOADS="25 50 75" (open-loop rows, percent of the maximum)
+#        GEN_JAVA_OPTS: the `sluice bench` load generator's JVM options, default "-XX:+UseSerialGC
+#        -Xms3g -Xmx3g -Xmn2g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages" (why: at
+#        DEFAULT_GEN_JAVA_OPTS); "" for the JVM's defaults. Its GC pauses in the window: "cli gc".
 #        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
 #        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
 #        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
@@ -73,6 +76,15 @@ else
   SHAPES_M="1 4" SHAPES_KEYS="random hot" PEER_KEYS="random hot"
 fi
 CONCURRENCY=${CONCURRENCY:-64}
+# The load generator's JVM: Serial, because pinned to one CPU every collector's GC threads share the
+# generator's core anyway and Serial has no concurrent work to take it between pauses; a 2 GiB young
+# generation, so that a young collection (a few ms with the generator's near-empty live set) comes
+# every few seconds at the closed loop's rate and seldom in an open-loop window; the heap touched
+# and zeroed at start-up (huge pages where the kernel allows them), so first-touch page faults are
+# not in the window. The JVM's own default on one CPU was Serial with a ~100 MB young generation:
+# a pause every fraction of a second, each one charged to the requests due during it.
+DEFAULT_GEN_JAVA_OPTS="-XX:+UseSerialGC -Xms3g -Xmx3g -Xmn2g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages"
+read -r -a GEN_JAVA_OPTS <<<"${GEN_JAVA_OPTS-$DEFAULT_GEN_JAVA_OPTS}"
 CHANNELS=${CHANNELS:-2}
 PIN=${PIN:-1}
 G1_PAUSE_MS=${G1_PAUSE_MS:-5}
@@ -93,6 +105,7 @@ LIMIT_PER_SECOND=100000 # high enough that a hot key is counted, not refused
 BURST=100000
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare.XXXXXX")
+GEN_GC_LOG=$WORK/gc-generator.log # one `sluice bench` at a time; each JVM truncates it
 PIDS=()
 RESULTS=$WORK/results.tsv
 RUN_NO=0
@@ -254,7 +267,7 @@ json_field() { # json_field NAME JSON_LINE
 }
 
 # record LABEL GROUP M KEYS REQ_S P50_MS P99_MS P999_MS ERRORS CMDS READS RT_REQ REDIS_US
-#        SERVER_US CLIENT_US GC_N GC_MS GC_MAX_MS REDIS_US_PER_NODE
+#        SERVER_US CLIENT_US GC_N GC_MS GC_MAX_MS REDIS_US_PER_NODE [CLIENT_GC "n/ms"]
 record() {
   local IFS=$'\t'
   echo "$*" >>"$RESULTS"
@@ -385,13 +398,16 @@ measure_jvm() {
   else
     ccpu=$own_cpu
   fi
-  local gc_n gc_ms gc_max
+  local gc_n gc_ms gc_max gen_gc=-
   read -r gc_n gc_ms gc_max < <(gc_pauses "$gc_log" "${before%% *}" "${after%% *}")
+  if [[ " $* " == *"$GEN_GC_LOG"* ]]; then # a `sluice bench` generator that logged its GC
+    gen_gc=$(gc_pauses "$GEN_GC_LOG" "${before%% *}" "${after%% *}" | awk '{print $1 "/" $2}')
+  fi
   LAST_REQ_S=$(json_field decisions_per_s "$json")
   record "$label" "$group" "$m" "$(json_field keys "$json")" "$LAST_REQ_S" \
     "$(millis "$(json_field p50_us "$json")")" "$(millis "$(json_field p99_us "$json")")" \
     "$(millis "$(json_field p999_us "$json")")" "$errors" \
-    "$cmds" "$reads" "$rtreq" "$rcpu" "$scpu" "$ccpu" "$gc_n" "$gc_ms" "$gc_max" "$nodes"
+    "$cmds" "$reads" "$rtreq" "$rcpu" "$scpu" "$ccpu" "$gc_n" "$gc_ms" "$gc_max" "$nodes" "$gen_gc"
 }
 
 # bench_cmd PORT KEY_ENTRY M KEYS [extra flags...]: sets CMD to a `sluice bench` command line on
@@ -400,7 +416,8 @@ measure_jvm() {
 bench_cmd() {
   local port=$1 entry=$2 m=$3 keys=$4
   shift 4
-  CMD=("${GEN_PIN[@]}" java -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port"
+  CMD=("${GEN_PIN[@]}" java "${GEN_JAVA_OPTS[@]}" "-Xlog:gc:file=$GEN_GC_LOG:tm"
+    -jar "$SLUICE_JAR" bench --target "127.0.0.1:$port"
     --concurrency "$CONCURRENCY" --channels "$CHANNELS"
     --duration "${DURATION_S}s" --warmup "${WARMUP_S}s" --domain bench
     --descriptor "$entry=" --descriptors-per-request "$m" --keys "$keys" --json "$@")
@@ -788,6 +805,7 @@ machine() {
   [[ $QUICK == 1 ]] && quick=", QUICK=1 smoke (not figures)"
   echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), open loop at ${LOADS:-no} %, redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-Sluice default}$quick"
   echo "pinning: $PIN_NOTE"
+  echo "load generator JVM (sluice bench): ${GEN_JAVA_OPTS[*]:-JVM defaults}"
   echo "server JVM: ${BASE_JAVA_OPTS[*]} (collector in use: $MAIN_COLLECTOR${GC:+, GC=$GC})"
 }
 
@@ -797,16 +815,17 @@ print_table() {
     { label[NR]=$1; group[NR]=$2; m[NR]=$3; keys[NR]=$4; req[NR]=$5; p50[NR]=$6; p99[NR]=$7;
       p999[NR]=$8; err[NR]=$9; cmds[NR]=$10; reads[NR]=$11; rtreq[NR]=$12; rcpu[NR]=$13;
       scpu[NR]=$14; ccpu[NR]=$15; gcn[NR]=$16; gcms[NR]=$17; gcmax[NR]=$18; node[NR]=$19
+      cgc[NR] = ($20 == "") ? "-" : $20
       dec[NR] = $5 * $3
       if ($1 == "redis-benchmark P1") r1 = dec[NR]
       if ($1 == "redis-benchmark P16") r16 = dec[NR]
       if ($2 == "bucket4j") b4j[$4] = dec[NR]
       if ($2 == "ceiling" && $1 !~ /@/) ceil[$3] = $5 }
     END {
-      fmt = "%-34s %2s %-6s %7s %7s %7s %7s %7s %4s %5s %5s %5s %5s %6s %6s %6s %7s %6s %6s %4s %6s %6s %s\n"
+      fmt = "%-34s %2s %-6s %7s %7s %7s %7s %7s %4s %5s %5s %5s %5s %6s %6s %6s %7s %6s %6s %4s %6s %6s %-7s %s\n"
       printf fmt, "what", "M", "keys", "req/s", "dec/s", "p50 ms", "p99 ms", "p999ms", "err",
         "/rP1", "/rP16", "/b4j", "/ceil", "cmd/dc", "rt/dec", "rt/req", "redisus", "srv us",
-        "cli us", "gc n", "gc ms", "gc max", "redisus/node"
+        "cli us", "gc n", "gc ms", "gc max", "cli gc", "redisus/node"
       for (i = 1; i <= NR; i++) {
         open = label[i] ~ /@/
         printf fmt, label[i], m[i], keys[i], sprintf("%.0f", req[i]), sprintf("%.0f", dec[i]),
@@ -814,7 +833,7 @@ print_table() {
           open ? "-" : ratio(dec[i], r1), open ? "-" : ratio(dec[i], r16),
           open ? "-" : ratio(dec[i], b4j[keys[i]]),
           (open || group[i] == "redis" || group[i] == "bucket4j") ? "-" : ratio(req[i], ceil[m[i]]),
-          cmds[i], reads[i], rtreq[i], rcpu[i], scpu[i], ccpu[i], gcn[i], gcms[i], gcmax[i], node[i]
+          cmds[i], reads[i], rtreq[i], rcpu[i], scpu[i], ccpu[i], gcn[i], gcms[i], gcmax[i], cgc[i], node[i]
       }
       print ""
       print "M: descriptors per request. dec/s = req/s x M: one decision is one counted descriptor."
@@ -828,7 +847,8 @@ print_table() {
       print "cluster'"'"'s masters; redisus/node: each master over the decisions it served), of the server"
       print "JVM (Sluice, bench-server, or Bucket4j in-process) and of the load generator, in the window."
       print "gc n, gc ms, gc max: the server JVM'"'"'s stop-the-world GC pauses logged in the window:"
-      print "count, total and longest, ms."
+      print "count, total and longest, ms. cli gc: the load generator'"'"'s (sluice bench) pauses in the"
+      print "window, count/total ms: a pause there delays every request due during it."
       print "@N%: open loop (bench --rate) at N % of the closed-loop req/s of the row it follows, latency"
       print "from each request'"'"'s due time. gc=NAME: that collector instead of the default one."
       printf "load average at start: %s; at end: %s\n", start_load, end_load
