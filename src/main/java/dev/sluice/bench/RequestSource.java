@@ -30,7 +30,7 @@ final class RequestSource {
     KeyMode.Source source = mode.source();
     byte[][] requests = new byte[mode.distinctValues()][];
     for (int i = 0; i < requests.length; i++) {
-      requests[i] = template.build(source.next()).toByteArray();
+      requests[i] = template.encode(source.next());
     }
     return requests;
   }
@@ -38,7 +38,7 @@ final class RequestSource {
   /** The next request's bytes: {@code RateLimitRequest} in protobuf's wire format. */
   byte[] next() {
     if (prebuilt == null) {
-      return template.build(keys.next()).toByteArray();
+      return template.encode(keys.next());
     }
     if (prebuilt.length == 1) {
       return prebuilt[0];

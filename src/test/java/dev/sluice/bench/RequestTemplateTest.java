@@ -7,7 +7,11 @@ import dev.sluice.rules.Entry;
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class RequestTemplateTest {
 
@@ -78,5 +82,34 @@ class RequestTemplateTest {
     assertThatThrownBy(() -> new RequestTemplate("d", entries, 0, 0)).hasMessageContaining(": 0");
     assertThatThrownBy(() -> new RequestTemplate("d", entries, 1, 4_294_967_296L))
         .hasMessageContaining("4294967296");
+  }
+
+  @ParameterizedTest
+  @MethodSource("shapes")
+  void encode_anyShape_exactlyTheBytesProtobufWritesForBuild(RequestTemplate template, String key)
+      throws Exception {
+    byte[] encoded = template.encode(key);
+
+    assertThat(encoded).isEqualTo(template.build(key).toByteArray());
+    assertThat(RateLimitRequest.parseFrom(encoded)).isEqualTo(template.build(key));
+  }
+
+  static Stream<Arguments> shapes() {
+    String longValue = "v".repeat(300); // lengths past one varint byte
+    return Stream.of(
+        Arguments.of(new RequestTemplate("api", List.of(new Entry("user", "u-")), 1, 0), "42"),
+        Arguments.of(
+            new RequestTemplate(
+                "api", List.of(new Entry("tenant", "t-{key}"), new Entry("user", "{key}")), 1, 0),
+            "7"),
+        Arguments.of(new RequestTemplate("api", List.of(new Entry("user", "")), 4, 3), "hot"),
+        Arguments.of(
+            new RequestTemplate("api", List.of(new Entry("user", "")), 1, 4_294_967_295L), "k"),
+        // an empty value is left out by proto3, the entry itself is not
+        Arguments.of(
+            new RequestTemplate("api", List.of(new Entry("path", ""), new Entry("user", "")), 2, 0),
+            "x"),
+        Arguments.of(
+            new RequestTemplate("dömain", List.of(new Entry("ключ", longValue)), 3, 1), "ü€"));
   }
 }
