@@ -31,13 +31,30 @@ sealed interface Plan
   /**
    * One limit of a counted descriptor: its hit, the limit reported back, the metric series.
    *
+   * @param reported the limit reported back, in the forms a {@link DescriptorDecision} holds it
    * @param metric where the outcome is recorded
    */
-  record Counter(Hit hit, CurrentLimit limit, MetricLabel metric) {
+  record Counter(Hit hit, Reported reported, MetricLabel metric) {
     public Counter {
       Objects.requireNonNull(hit, "hit");
-      Objects.requireNonNull(limit, "limit");
+      Objects.requireNonNull(reported, "reported");
       Objects.requireNonNull(metric, "metric");
+    }
+
+    /** The limit reported back. */
+    CurrentLimit limit() {
+      return reported.limit();
+    }
+  }
+
+  /**
+   * A limit as a decision reports it: alone, as a present {@code current_limit}, and as the only
+   * policy of its descriptor. Immutable, so a rule's one instance ({@link Planner}) serves every
+   * request of it instead of three objects each.
+   */
+  record Reported(CurrentLimit limit, Optional<CurrentLimit> present, List<CurrentLimit> alone) {
+    static Reported of(CurrentLimit limit) {
+      return new Reported(limit, Optional.of(limit), List.of(limit));
     }
   }
 
@@ -84,7 +101,7 @@ sealed interface Plan
     /** Every limit, in counter order: the policies reported back. */
     List<CurrentLimit> limits() {
       if (counters.size() == 1) {
-        return List.of(counters.get(0).limit());
+        return counters.get(0).reported().alone();
       }
       CurrentLimit[] limits = new CurrentLimit[counters.size()];
       for (int i = 0; i < limits.length; i++) {

@@ -30,6 +30,7 @@ import java.util.Set;
 public final class Planner {
   private final Algorithm overrideAlgorithm;
   private final boolean chargeDenied;
+  private final RuleParts.Cache rules = new RuleParts.Cache();
 
   /**
    * @param chargeDenied {@code --charge-denied}: whether refused hits are charged, for rules that
@@ -82,11 +83,11 @@ public final class Planner {
     }
     Set<String> replaced = replacedNames(matches);
     if (matches.length == 1) {
-      return List.of(planOf(call, descriptors.get(0), matches[0], replaced));
+      return List.of(planOf(snapshot, call, descriptors.get(0), matches[0], replaced));
     }
     Plan[] plans = new Plan[matches.length];
     for (int i = 0; i < matches.length; i++) {
-      plans[i] = planOf(call, descriptors.get(i), matches[i], replaced);
+      plans[i] = planOf(snapshot, call, descriptors.get(i), matches[i], replaced);
     }
     return Arrays.asList(plans);
   }
@@ -95,11 +96,15 @@ public final class Planner {
    * @param match null when no rule matched (or the descriptor carries an override)
    */
   private Plan planOf(
-      RateLimitCall call, DescriptorRequest descriptor, Match match, Set<String> replaced) {
+      RuleSet snapshot,
+      RateLimitCall call,
+      DescriptorRequest descriptor,
+      Match match,
+      Set<String> replaced) {
     long hits = call.hitsFor(descriptor);
     return descriptor.override().isPresent()
         ? planOverride(call.domain(), descriptor, hits)
-        : planRule(call.domain(), descriptor, match, replaced, hits);
+        : planRule(snapshot, call.domain(), descriptor, match, replaced, hits);
   }
 
   private static Set<String> replacedNames(Match[] matches) {
@@ -121,7 +126,8 @@ public final class Planner {
     Limit limit = Limit.of(override.requestsPerUnit(), override.unit(), overrideAlgorithm);
     Hit hit = new Hit(CounterKey.of(domain, descriptor.entries(), limit), limit, hits);
     Plan.Counter counter =
-        new Plan.Counter(hit, new CurrentLimit(limit, ""), Plan.MetricLabel.OVERRIDE);
+        new Plan.Counter(
+            hit, Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
     return new Plan.Counted(
         hit.key(),
         List.of(counter),
@@ -134,7 +140,12 @@ public final class Planner {
    * @param match null when no rule matched
    */
   private Plan planRule(
-      String domain, DescriptorRequest descriptor, Match match, Set<String> replaced, long hits) {
+      RuleSet snapshot,
+      String domain,
+      DescriptorRequest descriptor,
+      Match match,
+      Set<String> replaced,
+      long hits) {
     if (match == null) {
       return Plan.NOT_LIMITED;
     }
@@ -145,11 +156,10 @@ public final class Planner {
     boolean charges = rule.flags().chargesDenied(chargeDenied);
     if (rule.kind() instanceof RuleKind.Counted counted) {
       Hit hit = hitOf(domain, match, counted.limit(), hits);
-      Plan.Counter counter =
-          new Plan.Counter(
-              hit,
-              new CurrentLimit(counted.limit(), rule.name(), rule.metadata()),
-              metricLabel(rule.path(), rule, descriptor));
+      RuleParts parts = rules.of(snapshot, rule, counted.limit());
+      Plan.MetricLabel metric =
+          parts.metric() != null ? parts.metric() : metricLabel(rule.path(), rule, descriptor);
+      Plan.Counter counter = new Plan.Counter(hit, parts.reported(), metric);
       return new Plan.Counted(
           hit.key(),
           List.of(counter),
@@ -187,7 +197,7 @@ public final class Planner {
       counters.add(
           new Plan.Counter(
               hit,
-              new CurrentLimit(limit, named.name(), rule.metadata()),
+              Plan.Reported.of(new CurrentLimit(limit, named.name(), rule.metadata())),
               metricLabel(limitLabel(rule, named, several), rule, descriptor)));
     }
     if (counters.isEmpty()) {

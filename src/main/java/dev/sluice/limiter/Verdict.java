@@ -113,7 +113,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     boolean over = governing.overLimit() && !counted.flags().shadowMode();
     return new DescriptorDecision(
         over ? Code.OVER_LIMIT : Code.OK,
-        Optional.of(counted.counters().get(chosen).limit()),
+        counted.counters().get(chosen).reported().present(),
         remaining,
         Optional.of(governing.untilReset()),
         counted.limits());

@@ -91,6 +91,16 @@ public record Rule(
     return flags.shadowMode();
   }
 
+  /**
+   * From the domain and path alone, which tell the rules of one set apart (equal rules have equal
+   * ones, so {@link #equals} still agrees): the limiter looks a rule up on every request, and the
+   * record's own hash walked its metadata and limits each time.
+   */
+  @Override
+  public int hashCode() {
+    return 31 * domain.hashCode() + path.hashCode();
+  }
+
   /** {@code domain.path}, unique within a rule set. */
   public String id() {
     return domain + "." + path;
