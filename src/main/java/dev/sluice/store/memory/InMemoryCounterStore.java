@@ -93,10 +93,10 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
   public CompletableFuture<List<Usage>> acquire(Charge charge) {
     Instant now = clock.instant();
     List<Usage> usages;
-    List<Hit> hits = charge.hits();
-    if (hits.size() == 1) {
+    List<Charge.Group> groups = charge.groups();
+    if (groups.size() == 1 && groups.get(0).hits().size() == 1) {
       // The usual request, one hit: its one stripe, without the sorted stripe array.
-      int stripe = stripeOf(hits.get(0).key());
+      int stripe = stripeOf(groups.get(0).hits().get(0).key());
       counters.lock(stripe);
       try {
         usages = LockedCharge.apply(charge, liveCounters, now);
@@ -104,7 +104,7 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
         counters.unlock(stripe);
       }
     } else {
-      int[] held = stripesOf(hits);
+      int[] held = stripesOf(groups);
       lock(held);
       try {
         usages = LockedCharge.apply(charge, liveCounters, now);
@@ -133,25 +133,43 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
         }
       };
 
-  /** The distinct stripes of {@code hits}' keys, ascending: the one lock order, so no deadlock. */
-  private static int[] stripesOf(List<Hit> hits) {
-    int[] stripes = new int[hits.size()];
+  /**
+   * The distinct stripes of every hit's key, ascending: the one lock order, so no deadlock. Read
+   * from the groups, not {@link Charge#hits()}, which would collect a list per request.
+   */
+  private static int[] stripesOf(List<Charge.Group> groups) {
+    int size = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      size += groups.get(g).hits().size();
+    }
+    int[] stripes = new int[size];
     int distinct = 0;
-    for (int i = 0; i < stripes.length; i++) {
-      // Insertion into the sorted prefix, skipping duplicates: a request has a handful of hits.
-      int stripe = stripeOf(hits.get(i).key());
-      int at = distinct;
-      while (at > 0 && stripes[at - 1] > stripe) {
-        at--;
+    for (int g = 0; g < groups.size(); g++) {
+      List<Hit> hits = groups.get(g).hits();
+      for (int i = 0; i < hits.size(); i++) {
+        distinct = insertSorted(stripes, distinct, stripeOf(hits.get(i).key()));
       }
-      if (at > 0 && stripes[at - 1] == stripe) {
-        continue;
-      }
-      System.arraycopy(stripes, at, stripes, at + 1, distinct - at);
-      stripes[at] = stripe;
-      distinct++;
     }
     return distinct == stripes.length ? stripes : Arrays.copyOf(stripes, distinct);
+  }
+
+  /**
+   * Inserts {@code stripe} into the sorted prefix {@code stripes[0, distinct)} unless present: a
+   * request has a handful of hits.
+   *
+   * @return the prefix's new length
+   */
+  private static int insertSorted(int[] stripes, int distinct, int stripe) {
+    int at = distinct;
+    while (at > 0 && stripes[at - 1] > stripe) {
+      at--;
+    }
+    if (at > 0 && stripes[at - 1] == stripe) {
+      return distinct;
+    }
+    System.arraycopy(stripes, at, stripes, at + 1, distinct - at);
+    stripes[at] = stripe;
+    return distinct + 1;
   }
 
   private static int stripeOf(String key) {
