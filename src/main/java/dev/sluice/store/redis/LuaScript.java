@@ -8,10 +8,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.IntStream;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.args.RawableFactory;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -24,14 +31,20 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 final class LuaScript {
   private static final CommandObjects COMMANDS = new CommandObjects();
 
+  /** Key counts as sent, encoded once: the scripts take one to a few keys. */
+  private static final List<Rawable> KEY_COUNTS =
+      IntStream.rangeClosed(0, 8).mapToObj(RawableFactory::from).toList();
+
   private final String resource;
   private final String source;
   private final String sha1;
+  private final Rawable sha1Argument;
 
   private LuaScript(String resource, String source) {
     this.resource = resource;
     this.source = source;
     this.sha1 = sha1Hex(source);
+    this.sha1Argument = RawableFactory.from(sha1.getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
@@ -78,7 +91,30 @@ final class LuaScript {
    * Call#resendIfNoScript} and, after syncing any resent calls, {@link Call#reply}.
    */
   Call send(Pipeline pipeline, List<String> keys, List<String> args) {
-    return new Call(keys, args, pipeline.evalsha(sha1, keys, args));
+    return new Call(keys, args, pipeline.appendCommand(evalsha(keys, args)));
+  }
+
+  /**
+   * What Jedis's {@code evalsha} builds, and decoded the same way, but with the SHA-1 and the key
+   * count encoded once rather than on every call, and without the key list Jedis keeps for its own
+   * cluster routing (this store routes by itself).
+   */
+  private CommandObject<Object> evalsha(List<String> keys, List<String> args) {
+    int keyCount = keys.size();
+    CommandArguments command =
+        new CommandArguments(Protocol.Command.EVALSHA)
+            .add(sha1Argument)
+            .add(
+                keyCount < KEY_COUNTS.size()
+                    ? KEY_COUNTS.get(keyCount)
+                    : RawableFactory.from(keyCount));
+    for (String key : keys) {
+      command.add(key);
+    }
+    for (String arg : args) {
+      command.add(arg);
+    }
+    return new CommandObject<>(command, BuilderFactory.AGGRESSIVE_ENCODED_OBJECT);
   }
 
   /**

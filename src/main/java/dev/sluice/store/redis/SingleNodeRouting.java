@@ -12,6 +12,10 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
  * warm connection.
  */
 final class SingleNodeRouting implements NodeRouting {
+  /** Every request's positions are 0..n-1: made once for the usual sizes, not per request. */
+  private static final List<List<Integer>> POSITIONS =
+      IntStream.rangeClosed(0, 16).mapToObj(SingleNodeRouting::positions).toList();
+
   private final List<PipelineLane> lanes;
   private final RedisTopology topology;
 
@@ -33,7 +37,13 @@ final class SingleNodeRouting implements NodeRouting {
 
   @Override
   public List<Route> route(List<Hit> hits, String keyPrefix) {
-    return List.of(new Route(leastLoaded(), IntStream.range(0, hits.size()).boxed().toList()));
+    int size = hits.size();
+    return List.of(
+        new Route(leastLoaded(), size < POSITIONS.size() ? POSITIONS.get(size) : positions(size)));
+  }
+
+  private static List<Integer> positions(int size) {
+    return IntStream.range(0, size).boxed().toList();
   }
 
   /** A single server does not redirect unless it is in fact a cluster node: say so. */
