@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Pipeline;
 
@@ -31,13 +31,14 @@ import redis.clients.jedis.Pipeline;
  * answer time: it did not run either.
  *
  * <p>Answer time: every {@link #send} is answered within {@link #ANSWER_TIMEOUTS} times the store's
- * timeout, enforced here: failed with {@link StoreException} at that point whatever the lanes are
- * doing (a reply that arrives later changes nothing more). Two timeouts because the timeout runs
- * from when a pipeline is written (issue 11.12: time spent queued must not fail a call on a busy
- * machine), so a request may first wait for the round trip ahead of it on its connection, itself
- * bounded by the timeout, and then have its own. Without this bound a request could also reconnect
- * (connect and handshake, each bounded by the timeout) or follow a redirect after that, and a
- * failover test saw answers after 2 s with a 1 s timeout.
+ * timeout, enforced here ({@link AnswerDeadlines}): failed with {@link StoreException} at that
+ * point (or up to an eighth of it later) whatever the lanes are doing (a reply that arrives later
+ * changes nothing more). Two timeouts because the timeout runs from when a pipeline is written
+ * (issue 11.12: time spent queued must not fail a call on a busy machine), so a request may first
+ * wait for the round trip ahead of it on its connection, itself bounded by the timeout, and then
+ * have its own. Without this bound a request could also reconnect (connect and handshake, each
+ * bounded by the timeout) or follow a redirect after that, and a failover test saw answers after 2
+ * s with a 1 s timeout.
  *
  * <p>Why following is exact: Redis answers {@code MOVED} or {@code ASK} <em>instead of</em> running
  * a command (the node checks the key's slot before executing), so a redirected INCRBY or script has
@@ -48,6 +49,11 @@ import redis.clients.jedis.Pipeline;
  *
  * <p>Thread-safety: {@link #send} from any thread; redirects are followed on the lane thread that
  * read the redirect (submitting to another lane never blocks).
+ *
+ * <p>Cost: a request answered on its first node takes no stage between the lane and the returned
+ * future (the lane's reply completes it directly) and no timer of its own; the redirect and merge
+ * machinery is built only for requests that need it. Each stage or timer was a few hundred
+ * nanoseconds of the lane thread's, which answers every request of a batch in turn.
  */
 final class HitDispatch {
   /** Redirect hops one request may follow: a stale map (MOVED) then a migrating slot (ASK). */
@@ -66,7 +72,10 @@ final class HitDispatch {
   private final String keyPrefix;
   private final Map<String, LuaScript> scripts;
   private final long answerNanos;
-  private final LongSupplier expiryJitterMillis;
+  private final AnswerDeadlines deadlines;
+  private final UnaryOperator<String> keys;
+  private final PipelineBatch.Options directOptions;
+  private final PipelineBatch.Options askingOptions;
 
   /** The commands one hit sends, and how to read their replies, on one node's pipeline. */
   @FunctionalInterface
@@ -82,10 +91,15 @@ final class HitDispatch {
     this.keyPrefix = settings.keyPrefix();
     this.scripts = scripts;
     this.answerNanos = settings.timeout().toNanos() * ANSWER_TIMEOUTS;
+    this.deadlines =
+        new AnswerDeadlines(answerNanos, this::late, AnswerDeadlines.Timer.JDK, System::nanoTime);
+    this.keys = counterKey -> routing.key(keyPrefix, counterKey);
     long jitterMillis = settings.expirationJitter().toMillis();
     // Off is a constant, so no random number is drawn per counter when there is no jitter.
-    this.expiryJitterMillis =
+    LongSupplier expiryJitterMillis =
         jitterMillis == 0 ? () -> 0 : () -> ThreadLocalRandom.current().nextLong(jitterMillis + 1);
+    this.directOptions = new PipelineBatch.Options(false, expiryJitterMillis);
+    this.askingOptions = new PipelineBatch.Options(true, expiryJitterMillis);
   }
 
   /**
@@ -96,12 +110,10 @@ final class HitDispatch {
   <T> CompletableFuture<List<T>> send(List<Hit> hits, Commands<T> commands) {
     Attempt attempt = new Attempt(0, false, System.nanoTime() + answerNanos);
     CompletableFuture<List<T>> answer = route(hits, commands, attempt);
-    if (answer.isDone()) {
-      return answer;
+    if (!answer.isDone()) {
+      deadlines.watch(answer);
     }
-    return answer
-        .orTimeout(answerNanos, TimeUnit.NANOSECONDS)
-        .exceptionallyCompose(failure -> CompletableFuture.failedFuture(late(failure)));
+    return answer;
   }
 
   private <T> CompletableFuture<List<T>> route(
@@ -124,33 +136,78 @@ final class HitDispatch {
     return merge(hits.size(), positions, parts);
   }
 
-  /** The failure itself, or a {@link StoreException} when the answer time ran out. */
-  private Throwable late(Throwable failure) {
-    Throwable cause =
-        failure instanceof CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
-    if (cause instanceof TimeoutException) {
-      return new StoreException(
-          "redis: no answer within "
-              + TimeUnit.NANOSECONDS.toMillis(answerNanos)
-              + " ms ("
-              + ANSWER_TIMEOUTS
-              + " x --redis-timeout); not sent again");
-    }
-    return cause;
+  /** The failure of a request whose answer time ran out. */
+  private StoreException late() {
+    return new StoreException(
+        "redis: no answer within "
+            + TimeUnit.NANOSECONDS.toMillis(answerNanos)
+            + " ms ("
+            + ANSWER_TIMEOUTS
+            + " x --redis-timeout); not sent again");
   }
 
+  /** The hits' values, completed by the lane's reply directly when none was redirected. */
   private <T> CompletableFuture<List<T>> sendTo(
       PipelineLane lane, List<Hit> hits, Commands<T> commands, Attempt attempt) {
-    return lane.submit(hits.size(), pipeline -> queue(pipeline, hits, commands, attempt.asking()))
-        .whenComplete(
-            (replies, failure) -> {
-              if (failure != null && !(failure instanceof StoreDataException)) {
-                routing.stale(); // a node may be down or demoted: look at the topology again
-              }
-            })
-        .thenCompose(replies -> follow(lane, hits, replies, commands, attempt));
+    CompletableFuture<List<T>> answer = new CompletableFuture<>();
+    lane.<List<HitReply<T>>>submit(
+        hits.size(),
+        pipeline -> queue(pipeline, hits, commands, attempt.asking()),
+        (replies, failure) -> {
+          if (failure != null) {
+            if (!(failure instanceof StoreDataException)) {
+              routing.stale(); // a node may be down or demoted: look at the topology again
+            }
+            answer.completeExceptionally(failure);
+            return;
+          }
+          try {
+            List<T> values = doneValues(replies);
+            if (values != null) {
+              answer.complete(values);
+            } else {
+              relay(follow(lane, hits, replies, commands, attempt), answer);
+            }
+          } catch (RuntimeException e) {
+            answer.completeExceptionally(e); // the lane's answer must not throw
+          }
+        });
+    return answer;
+  }
+
+  /** The values when every hit ran (no redirect, no TRYAGAIN); null otherwise. */
+  private static <T> List<T> doneValues(List<HitReply<T>> replies) {
+    if (replies.size() == 1) {
+      return replies.get(0) instanceof HitReply.Done<T> done
+          ? Collections.singletonList(done.value())
+          : null;
+    }
+    List<T> values = new ArrayList<>(replies.size());
+    for (HitReply<T> reply : replies) {
+      if (!(reply instanceof HitReply.Done<T> done)) {
+        return null;
+      }
+      values.add(done.value());
+    }
+    return Collections.unmodifiableList(values);
+  }
+
+  /** Completes {@code to} as {@code from} completes, with the failure itself, not wrapped. */
+  private static <V> void relay(CompletableFuture<V> from, CompletableFuture<V> to) {
+    from.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            to.complete(value);
+          } else {
+            to.completeExceptionally(unwrapped(failure));
+          }
+        });
+  }
+
+  private static Throwable unwrapped(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
   }
 
   /** The values, after sending every redirected hit on to where Redis said it lives. */
@@ -227,13 +284,9 @@ final class HitDispatch {
       Pipeline pipeline, List<Hit> hits, Commands<T> commands, boolean asking) {
     List<PipelineBatch> batches = new ArrayList<>(hits.size());
     List<RedisBatch.Reply<T>> replies = new ArrayList<>(hits.size());
+    PipelineBatch.Options options = asking ? askingOptions : directOptions;
     for (Hit hit : hits) {
-      PipelineBatch batch =
-          new PipelineBatch(
-              pipeline,
-              counterKey -> routing.key(keyPrefix, counterKey),
-              scripts,
-              new PipelineBatch.Options(asking, expiryJitterMillis));
+      PipelineBatch batch = new PipelineBatch(pipeline, keys, scripts, options);
       batches.add(batch);
       replies.add(commands.queue(batch, hit));
     }
@@ -267,9 +320,14 @@ final class HitDispatch {
   /** Puts each part's answers back at their positions in the request. */
   private static <T> CompletableFuture<List<T>> merge(
       int size, List<List<Integer>> positions, List<CompletableFuture<List<T>>> parts) {
-    return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-        .thenApply(
-            all -> {
+    CompletableFuture<List<T>> answer = new CompletableFuture<>();
+    CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+        .whenComplete(
+            (all, failure) -> {
+              if (failure != null) {
+                answer.completeExceptionally(unwrapped(failure));
+                return;
+              }
               List<T> merged = new ArrayList<>(Collections.nCopies(size, null));
               for (int p = 0; p < parts.size(); p++) {
                 List<T> answered = parts.get(p).join();
@@ -278,8 +336,9 @@ final class HitDispatch {
                   merged.set(at.get(i), answered.get(i));
                 }
               }
-              return Collections.unmodifiableList(merged);
+              answer.complete(Collections.unmodifiableList(merged));
             });
+    return answer;
   }
 
   /** Where redirected hits go next: the node, and whether behind ASKING. */

@@ -8,12 +8,13 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +49,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * in flight rather than one more batch per stale connection.
  *
  * <p>Thread-safety: {@link #submit}, {@link #load} and {@link #close} from any thread. The
- * connection and its pipeline are confined to the writer thread. Futures complete on the writer
- * thread, so their dependent stages run there and should be short.
+ * connection and its pipeline are confined to the writer thread. Answers are told on the writer
+ * thread, so what they run there should be short. The queue is lock-free (callers never wait for
+ * each other or for the writer to submit, which a {@code LinkedBlockingQueue}'s lock made them do
+ * under load); the writer parks only when it finds the queue empty, and a submit unparks it only
+ * then.
  */
 final class PipelineLane implements AutoCloseable {
   /** Hits per pipeline at most, bounding one round trip's latency. */
@@ -65,11 +69,14 @@ final class PipelineLane implements AutoCloseable {
   private final AtomicLong breaks;
   private final Duration closeWait;
   private final BatchTrace trace;
-  private final BlockingQueue<PendingRequest<?>> queue = new LinkedBlockingQueue<>();
+  private final Queue<PendingRequest<?>> queue = new ConcurrentLinkedQueue<>();
   private final int maxPendingHits;
   private final AtomicInteger pendingHits = new AtomicInteger();
   private final Thread writer;
   private volatile boolean closed;
+  // Set by the writer before it looks at an empty queue a last time and parks; a submit that then
+  // sees it unparks the writer. Both sides are volatile, so one of them sees the other's write.
+  private volatile boolean writerParked;
 
   // Writer thread only (and the constructing thread before start()).
   private Connection connection;
@@ -113,16 +120,31 @@ final class PipelineLane implements AutoCloseable {
     return pendingHits.get();
   }
 
-  /**
-   * Queues one request. Never blocks: when the lane is closed, the returned future has already
-   * failed with {@link StoreException}; when it is full, with {@link StoreShedException}.
-   */
+  /** {@link #submit(int, PendingRequest.Commands, PendingRequest.Answer)} into a new future. */
   <T> CompletableFuture<T> submit(int hits, PendingRequest.Commands<T> commands) {
-    PendingRequest<T> request =
-        new PendingRequest<>(hits, commands, new CompletableFuture<>(), trace.requestQueued());
+    CompletableFuture<T> future = new CompletableFuture<>();
+    submit(
+        hits,
+        commands,
+        (value, failure) -> {
+          if (failure == null) {
+            future.complete(value);
+          } else {
+            future.completeExceptionally(failure);
+          }
+        });
+    return future;
+  }
+
+  /**
+   * Queues one request. Never blocks: when the lane is closed, {@code answer} has already been told
+   * a {@link StoreException}; when it is full, a {@link StoreShedException}.
+   */
+  <T> void submit(int hits, PendingRequest.Commands<T> commands, PendingRequest.Answer<T> answer) {
+    PendingRequest<T> request = new PendingRequest<>(hits, commands, answer, trace.requestQueued());
     if (closed) {
       request.fail(closedFailure());
-      return request.future();
+      return;
     }
     int after = pendingHits.addAndGet(hits);
     if (after > maxPendingHits && after > hits) {
@@ -138,11 +160,13 @@ final class PipelineLane implements AutoCloseable {
                   + ", --redis-max-queued-hits)"));
     } else {
       queue.add(request);
+      if (writerParked) {
+        LockSupport.unpark(writer);
+      }
       if (closed) {
         failQueued(closedFailure()); // close() may have emptied the queue just before the add
       }
     }
-    return request.future();
   }
 
   private void run() {
@@ -159,6 +183,7 @@ final class PipelineLane implements AutoCloseable {
     } catch (InterruptedException e) {
       // close() wakes an idle writer this way.
     } finally {
+      writerParked = false;
       disconnect();
       failQueued(closedFailure());
     }
@@ -175,7 +200,7 @@ final class PipelineLane implements AutoCloseable {
   /** Waits for the first request, then takes whole requests while they fit in one batch. */
   private List<PendingRequest<?>> nextBatch() throws InterruptedException {
     List<PendingRequest<?>> batch = new ArrayList<>();
-    PendingRequest<?> first = queue.take();
+    PendingRequest<?> first = take();
     batch.add(first);
     int hits = first.hits();
     for (PendingRequest<?> next = queue.peek();
@@ -189,6 +214,30 @@ final class PipelineLane implements AutoCloseable {
       hits += taken.hits();
     }
     return batch;
+  }
+
+  /** The oldest request, parking until there is one; interrupted by {@link #shutdown}. */
+  private PendingRequest<?> take() throws InterruptedException {
+    for (PendingRequest<?> first = queue.poll(); ; first = queue.poll()) {
+      if (first != null) {
+        return first;
+      }
+      writerParked = true;
+      first = queue.poll(); // a submit before the flag was set did not unpark: look again
+      if (first == null) {
+        LockSupport.park(this);
+      }
+      writerParked = false;
+      if (Thread.interrupted()) {
+        if (first != null) {
+          queue.add(first); // failed with the rest of the queue as the writer ends
+        }
+        throw new InterruptedException();
+      }
+      if (first != null) {
+        return first;
+      }
+    }
   }
 
   private void process(List<PendingRequest<?>> batch) {
@@ -344,17 +393,25 @@ final class PipelineLane implements AutoCloseable {
       return new Sent<>(request, request.commands().queue(pipeline));
     }
 
-    /** Completes the future; an error reply fails only this request, not its batch. */
+    /**
+     * Tells the answer; an error reply fails only this request, not its batch. Only reading the
+     * replies is guarded: an answer that threw would otherwise be told a second time, as a failure.
+     */
     void complete(PipelineLane lane) {
+      T value;
       try {
-        request.future().complete(replies.value());
+        value = replies.value();
       } catch (StoreException e) {
         request.fail(e);
+        return;
       } catch (JedisDataException e) {
         request.fail(ErrorReplies.classify(lane.address, e));
+        return;
       } catch (RuntimeException e) {
         request.fail(lane.failure("command failed", e));
+        return;
       }
+      request.succeed(value);
     }
   }
 }
