@@ -33,10 +33,15 @@ final class AnswerDeadlines {
   interface Timer {
     void schedule(Runnable task, long delayNanos);
 
-    /** {@link CompletableFuture#delayedExecutor}: the JDK's delay thread, which orTimeout uses. */
+    /**
+     * On the JDK's delay thread, which orTimeout uses, and run there: the default executor of
+     * {@link CompletableFuture#delayedExecutor} is the common pool, which on fewer than 3 CPUs
+     * starts a new thread for every task.
+     */
     Timer JDK =
         (task, delayNanos) ->
-            CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS).execute(task);
+            CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, Runnable::run)
+                .execute(task);
   }
 
   private final long answerNanos;
