@@ -30,6 +30,7 @@
 #        GEN_JAVA_OPTS: the `sluice bench` load generator's JVM options, default "-XX:+UseSerialGC
 #        -Xms3g -Xmx3g -Xmn2g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages" (why: at
 #        DEFAULT_GEN_JAVA_OPTS); "" for the JVM's defaults. Its GC pauses in the window: "cli gc".
+#        GEN_JIT_NICE=19: nice of the generator's JIT threads during its window ("": unchanged).
 #        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
 #        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
 #        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
@@ -83,6 +84,13 @@ CONCURRENCY=${CONCURRENCY:-64}
 # and zeroed at start-up (huge pages where the kernel allows them), so first-touch page faults are
 # not in the window. The JVM's own default on one CPU was Serial with a ~100 MB young generation:
 # a pause every fraction of a second, each one charged to the requests due during it.
+# GEN_JIT_NICE: the nice value the generator's JIT compiler threads get once its window opens
+# ("" leaves them alone). They share the generator's one core with its event loops, and a
+# compilation still running after the warmup runs for milliseconds at a time: a pacer or an
+# answer waking behind it waits for the scheduler (a C probe sleeping 250 us on this VM woke
+# p99 54 us late as SCHED_FIFO, 6-9 ms late behind other runnable threads). At nice 19 the
+# compilers run in the core's idle time instead.
+GEN_JIT_NICE=${GEN_JIT_NICE-19}
 DEFAULT_GEN_JAVA_OPTS="-XX:+UseSerialGC -Xms3g -Xmx3g -Xmn2g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages"
 read -r -a GEN_JAVA_OPTS <<<"${GEN_JAVA_OPTS-$DEFAULT_GEN_JAVA_OPTS}"
 CHANNELS=${CHANNELS:-2}
@@ -333,6 +341,17 @@ wait_line() {
   done
 }
 
+renice_jit() { # renice_jit PID: the JVM's C1/C2 compiler threads to GEN_JIT_NICE
+  [[ -n $GEN_JIT_NICE ]] || return 0
+  local task name
+  for task in /proc/"$1"/task/*; do
+    read -r name 2>/dev/null <"$task/comm" || continue
+    if [[ $name == C[12]\ CompilerThre* ]]; then
+      renice -n "$GEN_JIT_NICE" -p "${task##*/}" >/dev/null 2>&1 || true
+    fi
+  done
+}
+
 millis() { awk -v u="$1" 'BEGIN{printf "%.3f", u/1000}'; } # microseconds -> milliseconds
 
 # measure_jvm LABEL GROUP M USES_REDIS SERVER_PID SELF -- COMMAND...
@@ -364,6 +383,7 @@ measure_jvm() {
   local before after
   wait_line "$err" "bench: measuring" $((WARMUP_S + 120)) "$client"
   before=$(snapshot "$server_pid" "")
+  [[ $self == self ]] || renice_jit "$client"
   wait_line "$err" "bench: window closed" $((DURATION_S + 60)) "$client"
   after=$(snapshot "$server_pid" "")
   wait "$client" || die "$label failed: $(tail -5 "$err")"
@@ -805,7 +825,7 @@ machine() {
   [[ $QUICK == 1 ]] && quick=", QUICK=1 smoke (not figures)"
   echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), open loop at ${LOADS:-no} %, redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-Sluice default}$quick"
   echo "pinning: $PIN_NOTE"
-  echo "load generator JVM (sluice bench): ${GEN_JAVA_OPTS[*]:-JVM defaults}"
+  echo "load generator JVM (sluice bench): ${GEN_JAVA_OPTS[*]:-JVM defaults}; JIT threads at nice ${GEN_JIT_NICE:-unchanged} in the window"
   echo "server JVM: ${BASE_JAVA_OPTS[*]} (collector in use: $MAIN_COLLECTOR${GC:+, GC=$GC})"
 }
 
