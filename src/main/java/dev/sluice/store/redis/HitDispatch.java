@@ -260,7 +260,10 @@ final class HitDispatch {
       parts.add(
           CompletableFuture.runAsync(
                   () -> {},
-                  CompletableFuture.delayedExecutor(TRY_AGAIN_PAUSE_MILLIS, TimeUnit.MILLISECONDS))
+                  // Run on the delay thread: the default, the common pool, starts a thread per
+                  // task on fewer than 3 CPUs.
+                  CompletableFuture.delayedExecutor(
+                      TRY_AGAIN_PAUSE_MILLIS, TimeUnit.MILLISECONDS, Runnable::run))
               .thenCompose(paused -> sendTo(from, retried, commands, attempt)));
     }
     for (Map.Entry<Hop, List<Integer>> hop : hops.entrySet()) {
