@@ -10,6 +10,9 @@ import dev.sluice.rules.Unit;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -168,6 +171,50 @@ class GuardedStoreTest {
     assertThat(store.state()).isEqualTo("half_open");
     assertThat(acquireFails()).as("the trial call goes through").isFalse();
     assertThat(store.state()).isEqualTo("closed");
+  }
+
+  /**
+   * Transitions are read off the breaker's state, not from Resilience4j's events: each one is
+   * counted once and the state gauge follows, whichever call made it (a failed call, the probe, the
+   * trial call).
+   */
+  @Test
+  void transitions_eachCountedOnce_andTheGaugeFollows() throws IOException {
+    SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+    try (GuardedStore guarded =
+        new GuardedStore(
+            backend,
+            new BreakerConfig(50, 3, Duration.ofSeconds(10), Duration.ofMillis(500)),
+            metrics,
+            clock)) {
+      guarded.start();
+      backend.up = false;
+      for (int i = 0; i < 5; i++) {
+        guarded.acquire(HITS);
+      }
+      assertThat(scrape(metrics))
+          .contains("sluice_circuit_breaker_transitions_total{store=\"fake\",to=\"open\"} 1.0")
+          .contains("sluice_circuit_breaker_state{state=\"open\",store=\"fake\"} 1.0");
+      backend.up = true;
+      clock.advance(Duration.ofMillis(500));
+      assertThat(scrape(metrics))
+          .contains("sluice_circuit_breaker_state{state=\"half_open\",store=\"fake\"} 1.0");
+      assertThat(guarded.acquire(HITS).isCompletedExceptionally()).isFalse();
+      for (int i = 0; i < 5; i++) {
+        guarded.acquire(HITS);
+      }
+      assertThat(scrape(metrics))
+          .contains("sluice_circuit_breaker_transitions_total{store=\"fake\",to=\"open\"} 1.0")
+          .contains("sluice_circuit_breaker_transitions_total{store=\"fake\",to=\"half_open\"} 1.0")
+          .contains("sluice_circuit_breaker_transitions_total{store=\"fake\",to=\"closed\"} 1.0")
+          .contains("sluice_circuit_breaker_state{state=\"closed\",store=\"fake\"} 1.0");
+    }
+  }
+
+  private static String scrape(SluiceMetrics metrics) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    metrics.writeText(out);
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   /** A real memory store that can be switched off, as a Redis outage. */
