@@ -31,6 +31,10 @@
 #        -Xms3g -Xmx3g -Xmn2g -XX:+AlwaysPreTouch -XX:+UseTransparentHugePages" (why: at
 #        DEFAULT_GEN_JAVA_OPTS); "" for the JVM's defaults. Its GC pauses in the window: "cli gc".
 #        GEN_JIT_NICE=19: nice of the generator's JIT threads during its window ("": unchanged).
+#        AWAKE=0 (1: keep each CPU busy with a SCHED_IDLE spinner, `chrt -i 0`, so the VM does not
+#        halt an idle vCPU: measured here, a thread sleeping to 250 us deadlines wakes up to
+#        1.4 ms late at p99 on an idle vCPU and 0.1 ms on one kept busy; SCHED_IDLE yields to any
+#        other thread, so it takes no CPU from the measured processes; see BENCHMARKS.md)
 #        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
 #        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
 #        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
@@ -688,6 +692,19 @@ setup_pinning() {
   SRV_PIN=(taskset -c "${cpus[1]}")
   PIN_NOTE="load generators on CPU ${cpus[0]}, servers and Redis on CPU ${cpus[1]}"
   ((${#cpus[@]} == 2)) || PIN_NOTE+=" (of ${#cpus[@]}; the rest idle)"
+  if [[ ${AWAKE:-0} == 1 ]]; then
+    start_awake "${cpus[0]}"
+    start_awake "${cpus[1]}"
+    PIN_NOTE+="; AWAKE=1: a SCHED_IDLE spinner keeps CPUs ${cpus[0]} and ${cpus[1]} from idling"
+  fi
+}
+
+# start_awake CPU: a busy loop at SCHED_IDLE on CPU, so the hypervisor never halts that vCPU and
+# a wake-up there is not delayed by the VM's own wake-up of the vCPU. It runs only when nothing
+# else on that CPU is runnable. Stopped with the others on exit.
+start_awake() {
+  command -v chrt >/dev/null || die "AWAKE=1 needs chrt (util-linux)"
+  start_bg "awake-cpu$1" taskset -c "$1" chrt -i 0 sh -c 'while :; do :; done'
 }
 
 # start_sluice STORE COLLECTOR -> SLUICE_PID, SLUICE_PORT (Sluice binds free ports and logs them)
