@@ -44,6 +44,9 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
                     "--cluster-enabled", "yes",
                     "--cluster-config-file", "nodes.conf",
                     "--cluster-node-timeout", "1000",
+                    // A replica fails over however long its link was down: on a loaded CI machine
+                    // a replica resyncing after a manual failover was otherwise never promoted.
+                    "--cluster-replica-validity-factor", "0",
                     "--cluster-require-full-coverage", "no"));
         nodes.add(node);
         node.start();
@@ -148,9 +151,24 @@ public final class RedisClusterExtension implements BeforeAllCallback, AfterAllC
    */
   public HostAndPort killMaster(HostAndPort master) {
     HostAndPort replica = ClusterTopologyView.read(this).replicaOf(master);
+    awaitReplicaLinked(replica);
     process(master).kill();
     awaitMaster(replica);
     return replica;
+  }
+
+  /** Until {@code replica} has finished syncing with its master, so it can take over. */
+  private void awaitReplicaLinked(HostAndPort replica) {
+    Eventually.await(
+        FORMED,
+        replica + " replicating with master_link_status:up",
+        () -> {
+          try (Jedis jedis = client(replica)) {
+            return jedis.info("replication").contains("master_link_status:up");
+          } catch (RuntimeException e) {
+            return false;
+          }
+        });
   }
 
   private void awaitMaster(HostAndPort node) {
