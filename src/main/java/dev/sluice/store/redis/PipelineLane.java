@@ -8,13 +8,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,10 +47,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>Thread-safety: {@link #submit}, {@link #load} and {@link #close} from any thread. The
  * connection and its pipeline are confined to the writer thread. Answers are told on the writer
- * thread, so what they run there should be short. The queue is lock-free (callers never wait for
- * each other or for the writer to submit, which a {@code LinkedBlockingQueue}'s lock made them do
- * under load); the writer parks only when it finds the queue empty, and a submit unparks it only
- * then.
+ * thread, so what they run there should be short. The queue ({@link LaneQueue}) is lock-free; the
+ * writer parks only when it finds it empty.
  */
 final class PipelineLane implements AutoCloseable {
   /** Hits per pipeline at most, bounding one round trip's latency. */
@@ -69,14 +64,11 @@ final class PipelineLane implements AutoCloseable {
   private final AtomicLong breaks;
   private final Duration closeWait;
   private final BatchTrace trace;
-  private final Queue<PendingRequest<?>> queue = new ConcurrentLinkedQueue<>();
+  private final LaneQueue<PendingRequest<?>> queue;
   private final int maxPendingHits;
   private final AtomicInteger pendingHits = new AtomicInteger();
   private final Thread writer;
   private volatile boolean closed;
-  // Set by the writer before it looks at an empty queue a last time and parks; a submit that then
-  // sees it unparks the writer. Both sides are volatile, so one of them sees the other's write.
-  private volatile boolean writerParked;
 
   // Writer thread only (and the constructing thread before start()).
   private Connection connection;
@@ -101,6 +93,7 @@ final class PipelineLane implements AutoCloseable {
     // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
     this.closeWait = spec.timeout().multipliedBy(5).plusSeconds(1);
     this.writer = spec.threads().newThread(this::run);
+    this.queue = new LaneQueue<>(writer);
   }
 
   /** Connects now instead of on the first batch; call before {@link #start}. */
@@ -160,9 +153,6 @@ final class PipelineLane implements AutoCloseable {
                   + ", --redis-max-queued-hits)"));
     } else {
       queue.add(request);
-      if (writerParked) {
-        LockSupport.unpark(writer);
-      }
       if (closed) {
         failQueued(closedFailure()); // close() may have emptied the queue just before the add
       }
@@ -183,7 +173,6 @@ final class PipelineLane implements AutoCloseable {
     } catch (InterruptedException e) {
       // close() wakes an idle writer this way.
     } finally {
-      writerParked = false;
       disconnect();
       failQueued(closedFailure());
     }
@@ -200,7 +189,7 @@ final class PipelineLane implements AutoCloseable {
   /** Waits for the first request, then takes whole requests while they fit in one batch. */
   private List<PendingRequest<?>> nextBatch() throws InterruptedException {
     List<PendingRequest<?>> batch = new ArrayList<>();
-    PendingRequest<?> first = take();
+    PendingRequest<?> first = queue.take();
     batch.add(first);
     int hits = first.hits();
     for (PendingRequest<?> next = queue.peek();
@@ -214,30 +203,6 @@ final class PipelineLane implements AutoCloseable {
       hits += taken.hits();
     }
     return batch;
-  }
-
-  /** The oldest request, parking until there is one; interrupted by {@link #shutdown}. */
-  private PendingRequest<?> take() throws InterruptedException {
-    for (PendingRequest<?> first = queue.poll(); ; first = queue.poll()) {
-      if (first != null) {
-        return first;
-      }
-      writerParked = true;
-      first = queue.poll(); // a submit before the flag was set did not unpark: look again
-      if (first == null) {
-        LockSupport.park(this);
-      }
-      writerParked = false;
-      if (Thread.interrupted()) {
-        if (first != null) {
-          queue.add(first); // failed with the rest of the queue as the writer ends
-        }
-        throw new InterruptedException();
-      }
-      if (first != null) {
-        return first;
-      }
-    }
   }
 
   private void process(List<PendingRequest<?>> batch) {
