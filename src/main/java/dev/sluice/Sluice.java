@@ -100,7 +100,7 @@ public final class Sluice implements AutoCloseable {
   private static final Duration HEALTH_INTERVAL = Duration.ofMillis(250);
 
   private final ServeConfig config;
-  private final List<AutoCloseable> started = new ArrayList<>();
+  private final StartedParts started = new StartedParts(log);
   private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
   private volatile boolean draining;
   private RuleReloader reloader;
@@ -137,7 +137,7 @@ public final class Sluice implements AutoCloseable {
     // The whole tree, secrets masked: what this process runs with, in one line.
     log.info("starting with {}", config);
     ExecutorScheduler scheduler = new ExecutorScheduler(SCHEDULER_THREADS);
-    started.add(scheduler);
+    started.add("scheduler", scheduler);
     RuleLoader loader =
         new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules())
             .mergingDomains(config.rules().mergeDomains())
@@ -152,18 +152,18 @@ public final class Sluice implements AutoCloseable {
       loaded = initialRules(loader);
       reloader = new RuleReloader(config.rules(), loader, loaded, clock, scheduler, reloadMetrics);
     }
-    started.add(reloader);
+    started.add("rule reloader", reloader);
     metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
     // Chosen once here; off is a null object, so nothing downstream asks whether it is on.
     tracing = config.tracing().enabled() ? OtelTracing.create(config.tracing()) : Tracing.off();
     // Before the store: a Redis store reports its pipelines to it.
-    started.add(tracing);
+    started.add("tracing", tracing);
     stack =
         LimiterStack.open(
             new LimiterStack.Settings(config.store(), config.limiter(), config.consistency()),
             reloader::rules,
             new LimiterStack.Context(clock, scheduler, metrics, tracing));
-    started.add(stack);
+    started.add("limiter stack", stack);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimiter limiter = stack.limiter(live);
     RequestCapture capture = startCapture(clock);
@@ -180,7 +180,7 @@ public final class Sluice implements AutoCloseable {
                 config.server().grpcThreads(),
                 config.server().connectionAge(),
                 config.server().transport().resolvedFor(config.store())));
-    started.add(grpc.start());
+    started.add("grpc server", grpc.start());
     AdminApi adminApi = adminApi(access);
     if (access.adminGrpcPort().isPresent()) {
       adminGrpc =
@@ -190,7 +190,7 @@ public final class Sluice implements AutoCloseable {
               2,
               List.of(new AdminGrpcService(adminApi).withCaller()),
               config.server().connectionAge());
-      started.add(adminGrpc.start());
+      started.add("admin grpc server", adminGrpc.start());
       adminGrpc.setServing(true);
     }
     admin =
@@ -207,7 +207,7 @@ public final class Sluice implements AutoCloseable {
     LiveHandler livePage = new LiveHandler(live, this::liveStatus);
     admin.handle("/ui", livePage);
     admin.handle("/ui/data", new ReadGuard(adminApi, livePage));
-    started.add(admin.start());
+    started.add("admin http server", admin.start());
     if (config.ruleSource() instanceof XdsConfig xdsConfig) {
       startXds(xdsConfig, loader);
     } else {
@@ -217,7 +217,7 @@ public final class Sluice implements AutoCloseable {
               config.rules().path(),
               reloader::pollSoon,
               new DaemonThreadFactory("sluice-rules-watch"));
-      started.add(watch.start());
+      started.add("rule watch", watch.start());
     }
     startHealthUpdates(scheduler);
     if (!stack.storeUpAtStartup()) {
@@ -253,7 +253,7 @@ public final class Sluice implements AutoCloseable {
         new CaptureWriter(
                 config.capture(), clock, metrics, new DaemonThreadFactory("sluice-capture"))
             .start();
-    started.add(writer);
+    started.add("capture writer", writer);
     return writer;
   }
 
@@ -281,7 +281,7 @@ public final class Sluice implements AutoCloseable {
       return InsecureServerCredentials.create();
     }
     GrpcTls tls = GrpcTls.open(access.grpcTls().get(), config.rules().reloadInterval(), scheduler);
-    started.add(tls);
+    started.add("grpc tls", tls);
     return tls.credentials();
   }
 
@@ -299,10 +299,10 @@ public final class Sluice implements AutoCloseable {
   private void startXds(XdsConfig xdsConfig, RuleLoader loader) {
     ScheduledExecutorService thread =
         Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("sluice-xds"));
-    started.add(thread::shutdownNow);
+    started.add("xds thread", thread::shutdownNow);
     XdsRuleClient client =
         new XdsRuleClient(xdsConfig, loader, reloader, XdsChannels.open(xdsConfig, thread), thread);
-    started.add(client);
+    started.add("xds client", client);
     xds = Optional.of(client);
     client.start();
   }
@@ -335,7 +335,7 @@ public final class Sluice implements AutoCloseable {
     Scheduler.Cancellable updates =
         scheduler.scheduleWithFixedDelay(
             () -> grpc.setServing(health().healthy()), HEALTH_INTERVAL, HEALTH_INTERVAL);
-    started.add(updates::cancel);
+    started.add("health updates", updates::cancel);
   }
 
   private HealthReport health() {
@@ -409,6 +409,11 @@ public final class Sluice implements AutoCloseable {
         : java.util.OptionalInt.of(adminGrpc.port());
   }
 
+  /** The names of the started parts in start order; they close in reverse. */
+  List<String> startedParts() {
+    return started.names();
+  }
+
   /**
    * Stops gracefully: health turns unhealthy, the gRPC port stops taking calls, calls in flight
    * finish within the configured grace, then everything else closes. Idempotent.
@@ -419,14 +424,7 @@ public final class Sluice implements AutoCloseable {
     if (grpc != null) {
       grpc.stop(config.server().shutdownGrace());
     }
-    for (int i = started.size() - 1; i >= 0; i--) {
-      try {
-        started.get(i).close();
-      } catch (Exception e) {
-        log.warn("closing {} failed: {}", started.get(i).getClass().getSimpleName(), e.toString());
-      }
-    }
-    started.clear();
+    started.closeInReverse();
   }
 
   /** Rule reloads as metrics. */
