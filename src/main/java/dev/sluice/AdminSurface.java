@@ -1,0 +1,144 @@
+package dev.sluice;
+
+import dev.sluice.admin.AdminAccess;
+import dev.sluice.admin.AdminApi;
+import dev.sluice.admin.AdminGrpcService;
+import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.CounterAdmin;
+import dev.sluice.admin.CountersHandler;
+import dev.sluice.admin.ExplainHandler;
+import dev.sluice.admin.HealthHandler;
+import dev.sluice.admin.JsonHandler;
+import dev.sluice.admin.MetricsHandler;
+import dev.sluice.admin.ReadGuard;
+import dev.sluice.admin.RlconfigHandler;
+import dev.sluice.admin.RulesHandler;
+import dev.sluice.config.AccessConfig;
+import dev.sluice.config.ServeConfig;
+import dev.sluice.explain.Explainer;
+import dev.sluice.explain.RequestExplainer;
+import dev.sluice.live.LiveHandler;
+import dev.sluice.live.LiveStats;
+import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.load.RuleReloader;
+import dev.sluice.server.GrpcServer;
+import dev.sluice.service.RateLimitGrpcService;
+import dev.sluice.service.RequestMapping;
+import dev.sluice.store.CounterStore;
+import io.grpc.InsecureServerCredentials;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The operator's surface: one {@link AdminApi} facade behind the admin gRPC port (when {@code
+ * --admin-grpc-port} is set) and the admin HTTP port with its routes, started in that order.
+ *
+ * <p>Threads: the admin HTTP port's {@code admin-http-N} and the admin gRPC port's own two handler
+ * threads; {@link #start} runs on the thread that starts Sluice.
+ */
+final class AdminSurface {
+  /**
+   * What the admin ports read and change.
+   *
+   * @param counters what inspect and explain read: the primary store, or a synced or split rule's
+   *     local view
+   * @param service what {@code /json} sends a request through
+   */
+  record Sources(
+      RuleReloader rules,
+      CounterStore counters,
+      SluiceMetrics metrics,
+      RateLimitGrpcService service,
+      LiveStats live) {
+    Sources {
+      Objects.requireNonNull(rules, "rules");
+      Objects.requireNonNull(counters, "counters");
+      Objects.requireNonNull(metrics, "metrics");
+      Objects.requireNonNull(service, "service");
+      Objects.requireNonNull(live, "live");
+    }
+  }
+
+  private final Optional<GrpcServer> grpc;
+  private final AdminHttpServer http;
+
+  private AdminSurface(Optional<GrpcServer> grpc, AdminHttpServer http) {
+    this.grpc = grpc;
+    this.http = http;
+  }
+
+  /**
+   * Starts the admin gRPC port (when configured), then the admin HTTP port, each added to {@code
+   * started} as it starts.
+   *
+   * @throws RuntimeException when the token file cannot be read or a port cannot be bound
+   */
+  static AdminSurface start(
+      ServeConfig config, Sources sources, ProcessStatus status, StartedParts started) {
+    AccessConfig access = config.server().access();
+    AdminApi api = api(config, sources);
+    Optional<GrpcServer> grpc = Optional.empty();
+    if (access.adminGrpcPort().isPresent()) {
+      GrpcServer server =
+          new GrpcServer(
+              new InetSocketAddress(access.httpBind(), access.adminGrpcPort().getAsInt()),
+              InsecureServerCredentials.create(),
+              2,
+              List.of(new AdminGrpcService(api).withCaller()),
+              config.server().connectionAge());
+      started.add("admin grpc server", server.start());
+      server.setServing(true);
+      grpc = Optional.of(server);
+    }
+    AdminHttpServer http =
+        new AdminHttpServer(new InetSocketAddress(access.httpBind(), config.server().httpPort()));
+    route(http, api, sources, status);
+    started.add("admin http server", http.start());
+    return new AdminSurface(grpc, http);
+  }
+
+  private static AdminApi api(ServeConfig config, Sources sources) {
+    AccessConfig access = config.server().access();
+    AdminAccess checks =
+        AdminAccess.of(
+            access.adminTokenFile().map(AdminAccess::readTokenFile),
+            access.adminTokenForReads(),
+            config.server().adminReadOnly());
+    RuleReloader reloader = sources.rules();
+    // Explain reads what inspect reads: the primary store, or a synced or split rule's local view.
+    RequestExplainer explainer =
+        new RequestExplainer(
+            new Explainer(reloader::rules, sources.counters(), config.rules().defaultAlgorithm()),
+            new RequestMapping(config.requestLimits()));
+    return new AdminApi(
+        reloader, new CounterAdmin(reloader::rules, sources.counters()), checks, explainer);
+  }
+
+  private static void route(
+      AdminHttpServer http, AdminApi api, Sources sources, ProcessStatus status) {
+    http.handle("/healthcheck", new ReadGuard(api, new HealthHandler(status::health)));
+    http.handle("/metrics", new ReadGuard(api, new MetricsHandler(sources.metrics())));
+    http.handle("/rules", new RulesHandler(api));
+    http.handle("/rlconfig", new ReadGuard(api, new RlconfigHandler(sources.rules()::rules)));
+    http.handle("/json", new ReadGuard(api, new JsonHandler(sources.service())));
+    http.handle("/counters", new CountersHandler(api));
+    http.handle("/explain", new ExplainHandler(api));
+    // The page itself is the same static file for everyone and holds no data, so a browser can
+    // load it without a header; what it shows comes from /ui/data, behind the read guard.
+    LiveHandler livePage = new LiveHandler(sources.live(), status::liveStatus);
+    http.handle("/ui", livePage);
+    http.handle("/ui/data", new ReadGuard(api, livePage));
+  }
+
+  int httpPort() {
+    return http.port();
+  }
+
+  /** Empty when the admin gRPC port is off. */
+  OptionalInt grpcPort() {
+    return grpc.map(server -> OptionalInt.of(server.port())).orElse(OptionalInt.empty());
+  }
+}
