@@ -35,6 +35,9 @@
 #        halt an idle vCPU: measured here, a thread sleeping to 250 us deadlines wakes up to
 #        1.4 ms late at p99 on an idle vCPU and 0.1 ms on one kept busy; SCHED_IDLE yields to any
 #        other thread, so it takes no CPU from the measured processes; see BENCHMARKS.md)
+#        PAGE_REPORTING=keep (hold: as root, stop the guest kernel's free page reporting for the run,
+#        restored at exit; see BENCHMARKS.md round 7: each row's fresh JVMs free gigabytes that the
+#        guest hands back to the host, and this VM ran JVMs 3-4x slower after ~40 GiB of that)
 #        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
 #        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
 #        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
@@ -149,6 +152,7 @@ stop_pid() { # TERM, up to 10 s to finish, then KILL; reaps it (every PID here i
 
 cleanup() {
   local status=$?
+  restore_page_reporting
   for pid in "${PIDS[@]}"; do
     stop_pid "$pid"
   done
@@ -833,6 +837,39 @@ expected_seconds() {
   echo "$total"
 }
 
+# Free page reporting (virtio-balloon): the guest tells the host which freed blocks of 2 MiB or
+# more it may take back; the host drops them and backs them again on the next touch. The sysfs
+# files exist only on such guests; reported_kib only on kernels that count.
+PAGE_REPORTING_DIR=/sys/module/page_reporting/parameters
+PAGE_REPORTING=${PAGE_REPORTING:-keep}
+[[ $PAGE_REPORTING == keep || $PAGE_REPORTING == hold ]] ||
+  { echo "compare: PAGE_REPORTING is keep or hold, not '$PAGE_REPORTING'" >&2; exit 2; }
+SAVED_REPORTING_ORDER=""
+
+page_reporting_state() { # one line: on/off, the order, GiB reported so far
+  [[ -r $PAGE_REPORTING_DIR/page_reporting_order ]] || { echo "none (no virtio-balloon free page reporting)"; return; }
+  local order reported=""
+  order=$(cat "$PAGE_REPORTING_DIR/page_reporting_order")
+  [[ -r $PAGE_REPORTING_DIR/reported_kib ]] &&
+    reported=$(awk '{printf ", %.1f GiB reported to the host since boot", $1 / 1048576}' "$PAGE_REPORTING_DIR/reported_kib")
+  echo "order $order ($( ((order > 10)) && echo held || echo "on: freed blocks of $((4 << order)) KiB go back to the host"))$reported"
+}
+
+hold_page_reporting() {
+  [[ $PAGE_REPORTING == hold ]] || return 0
+  [[ -w $PAGE_REPORTING_DIR/page_reporting_order ]] ||
+    die "PAGE_REPORTING=hold needs root and $PAGE_REPORTING_DIR/page_reporting_order"
+  SAVED_REPORTING_ORDER=$(cat "$PAGE_REPORTING_DIR/page_reporting_order")
+  echo 11 >"$PAGE_REPORTING_DIR/page_reporting_order" # above the largest buddy order: nothing qualifies
+  log "free page reporting held for the run (order $SAVED_REPORTING_ORDER restored at exit)"
+}
+
+restore_page_reporting() {
+  [[ -n $SAVED_REPORTING_ORDER ]] || return 0
+  echo "$SAVED_REPORTING_ORDER" >"$PAGE_REPORTING_DIR/page_reporting_order" 2>/dev/null || true
+  SAVED_REPORTING_ORDER=""
+}
+
 machine() {
   echo "machine: $(nproc) cores, $(lscpu 2>/dev/null | awk -F: '/Model name/{gsub(/^ +/,"",$2); print $2; exit}'), $(free -g | awk '/^Mem:/{print $2}') GiB memory"
   echo "java: $(java -version 2>&1 | head -1)"
@@ -842,6 +879,7 @@ machine() {
   [[ $QUICK == 1 ]] && quick=", QUICK=1 smoke (not figures)"
   echo "settings: concurrency $CONCURRENCY, channels $CHANNELS, duration ${DURATION_S}s, warmup ${WARMUP_S}s (server ${SERVER_WARMUP_S}s), limits ${LIMIT_PER_SECOND}/s (burst $BURST), open loop at ${LOADS:-no} %, redis connections ${REDIS_CONNECTIONS:-Sluice default}, redis timeout ${REDIS_TIMEOUT:-Sluice default}$quick"
   echo "pinning: $PIN_NOTE"
+  echo "free page reporting at start: $REPORTING_AT_START"
   echo "load generator JVM (sluice bench): ${GEN_JAVA_OPTS[*]:-JVM defaults}; JIT threads at nice ${GEN_JIT_NICE:-unchanged} in the window"
   echo "server JVM: ${BASE_JAVA_OPTS[*]} (collector in use: $MAIN_COLLECTOR${GC:+, GC=$GC})"
 }
@@ -890,6 +928,7 @@ print_table() {
       print "from each request'"'"'s due time. gc=NAME: that collector instead of the default one."
       printf "load average at start: %s; at end: %s\n", start_load, end_load
     }' "$RESULTS"
+  echo "free page reporting at end: $(page_reporting_state)"
   local note
   for note in "${NOTES[@]}"; do
     echo "NOTE: $note"
@@ -917,6 +956,8 @@ main() {
   cp target/sluice.jar target/benchmarks.jar "$WORK/"
   SLUICE_JAR=$WORK/sluice.jar
   BENCH_JAR=$WORK/benchmarks.jar
+  hold_page_reporting
+  REPORTING_AT_START=$(page_reporting_state)
   setup_pinning
   read -r -a BASE_JAVA_OPTS <<<"${SERVER_JAVA_OPTS-$(dockerfile_java_opts)}"
   jvm_opts "${GC:-}" probe
