@@ -324,7 +324,11 @@ public final class RateLimiter {
   private static DescriptorDecision denied(Plan.Counted counted) {
     Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
     return new DescriptorDecision(
-        code, counted.first().reported().present(), 0, Optional.empty(), counted.limits());
+        code,
+        counted.first().reported().present(),
+        0,
+        DescriptorDecision.NO_RESET,
+        counted.limits());
   }
 
   /**

@@ -7,7 +7,6 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.CountingAlgorithm;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The finished decision of one request, computed from its finished plans alone (no store, no
@@ -115,7 +114,7 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
         over ? Code.OVER_LIMIT : Code.OK,
         counted.counters().get(chosen).reported().present(),
         remaining,
-        Optional.of(governing.untilReset()),
+        governing.untilResetMicros(),
         counted.limits());
   }
 

@@ -26,6 +26,14 @@ public final class ProtoValues {
         .build();
   }
 
+  /** {@code micros} (at least 0) as a protobuf duration, without a {@link Duration} between. */
+  public static com.google.protobuf.Duration durationOfMicros(long micros) {
+    return com.google.protobuf.Duration.newBuilder()
+        .setSeconds(micros / 1_000_000)
+        .setNanos((int) (micros % 1_000_000) * 1000)
+        .build();
+  }
+
   public static com.google.protobuf.Timestamp timestamp(Instant instant) {
     return com.google.protobuf.Timestamp.newBuilder()
         .setSeconds(instant.getEpochSecond())

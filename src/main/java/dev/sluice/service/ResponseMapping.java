@@ -36,8 +36,8 @@ final class ResponseMapping {
     if (decision.currentLimit().isPresent()) {
       status.setCurrentLimit(toRateLimit(decision.currentLimit().get()));
     }
-    if (decision.untilReset().isPresent()) {
-      status.setDurationUntilReset(ProtoValues.duration(decision.untilReset().get()));
+    if (decision.hasReset()) {
+      status.setDurationUntilReset(ProtoValues.durationOfMicros(decision.untilResetMicros()));
     }
     return status.build();
   }

@@ -4,8 +4,6 @@ import dev.sluice.store.Charge;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -128,10 +126,10 @@ public final class ChargeScript {
       boolean fits = (Long) values.get(at) == 1L;
       boolean charged = (Long) values.get(at + 1) == 1L;
       long remaining = (Long) values.get(at + 2);
-      Duration reset = Duration.of((Long) values.get(at + 3), ChronoUnit.MICROS);
+      long resetMicros = (Long) values.get(at + 3);
       long count = (Long) values.get(at + 4);
       long index = (Long) values.get(at + 5);
-      Usage usage = new Usage(!fits, remaining, reset, count);
+      Usage usage = new Usage(!fits, remaining, resetMicros, count);
       counted.add(new Counted(usage, fits, charged, keys.get(i), index));
     }
     return counted;

@@ -8,6 +8,7 @@ import dev.sluice.store.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Counts hits per epoch-aligned window, on the service's clock (as in the reference service, so
@@ -42,7 +43,12 @@ public final class FixedWindow implements CountingAlgorithm {
 
   /** The usage a fixed-window counter reports for {@code countAfter} against {@code limit}. */
   public static Usage usage(long countAfter, long limit, Duration untilReset) {
-    return new Usage(countAfter > limit, Math.max(0, limit - countAfter), untilReset, countAfter);
+    return usage(countAfter, limit, TimeUnit.MICROSECONDS.convert(untilReset));
+  }
+
+  private static Usage usage(long countAfter, long limit, long untilResetMicros) {
+    return new Usage(
+        countAfter > limit, Math.max(0, limit - countAfter), untilResetMicros, countAfter);
   }
 
   /**
@@ -130,7 +136,8 @@ public final class FixedWindow implements CountingAlgorithm {
 
   private static Usage usageOf(Limit limit, long countAfter, long nowMillis) {
     long windowMillis = limit.unit().millis();
-    return usage(countAfter, limit.requestsPerUnit(), untilEnd(nowMillis, windowMillis));
+    long untilEndMillis = windowMillis - Math.floorMod(nowMillis, windowMillis);
+    return usage(countAfter, limit.requestsPerUnit(), untilEndMillis * 1000);
   }
 
   /** One key's count in the window {@code index}. */

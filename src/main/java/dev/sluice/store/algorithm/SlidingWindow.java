@@ -4,9 +4,7 @@ import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -137,8 +135,8 @@ public final class SlidingWindow implements CountingAlgorithm {
       throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
     }
     boolean allowed = (Long) values.get(0) == 1L;
-    Duration untilReset = Duration.of((Long) values.get(2), ChronoUnit.MICROS);
-    return new Usage(!allowed, (Long) values.get(1), untilReset, (Long) values.get(3));
+    long untilResetMicros = (Long) values.get(2);
+    return new Usage(!allowed, (Long) values.get(1), untilResetMicros, (Long) values.get(3));
   }
 
   private static long micros(Instant now) {

@@ -2,8 +2,6 @@ package dev.sluice.store.algorithm;
 
 import dev.sluice.rules.Limit;
 import dev.sluice.store.Usage;
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 
 /**
  * One decision of the sliding window, shared by both stores: the memory store applies it to its
@@ -33,8 +31,7 @@ public record SlidingWindowEstimate(long previous, long current, long elapsedMic
     long remaining = (long) Math.max(0, Math.floor(capacity - after));
     long untilReset = allowed ? window - elapsedMicros : untilFits(capacity, hits, window);
     long countAfter = limit.requestsPerUnit() - remaining + (allowed ? 0 : hits);
-    Usage usage =
-        new Usage(!allowed, remaining, Duration.of(untilReset, ChronoUnit.MICROS), countAfter);
+    Usage usage = new Usage(!allowed, remaining, untilReset, countAfter);
     return new Take(allowed, usage);
   }
 

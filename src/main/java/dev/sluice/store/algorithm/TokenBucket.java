@@ -5,9 +5,7 @@ import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -101,8 +99,8 @@ public final class TokenBucket implements CountingAlgorithm {
     }
     boolean allowed = (Long) values.get(0) == 1L;
     long tokens = (Long) values.get(1);
-    Duration untilReset = Duration.of((Long) values.get(2), ChronoUnit.MICROS);
-    return new Usage(!allowed, tokens, untilReset, (Long) values.get(3));
+    long untilResetMicros = (Long) values.get(2);
+    return new Usage(!allowed, tokens, untilResetMicros, (Long) values.get(3));
   }
 
   private static TokenBucketState stateOf(MemoryCounter current, Limit limit, long nowMicros) {

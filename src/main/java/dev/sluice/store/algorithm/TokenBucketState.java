@@ -2,8 +2,6 @@ package dev.sluice.store.algorithm;
 
 import dev.sluice.rules.Limit;
 import dev.sluice.store.Usage;
-import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 
 /**
  * A token bucket at one instant, shared by both stores: the memory store keeps these, the Redis
@@ -53,8 +51,7 @@ public record TokenBucketState(double tokens, long atMicros) {
     }
     long whole = (long) Math.floor(left);
     long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
-    Usage usage =
-        new Usage(!allowed, whole, Duration.of(untilReset, ChronoUnit.MICROS), countAfter);
+    Usage usage = new Usage(!allowed, whole, untilReset, countAfter);
     // In doubles, as the script computes it, so both keep a bucket to the same millisecond.
     long ttlMillis = (long) Math.max(1, Math.floor(((double) untilFull + 999) / 1000));
     return new Take(new TokenBucketState(left, nowMicros), usage, ttlMillis);

@@ -137,7 +137,7 @@ final class LockedCharge {
             .usage();
     boolean fits = !first.overLimit();
     return new Usage(
-        !fits, left.remaining(), fits ? left.untilReset() : first.untilReset(), first.countAfter());
+        !fits, left.remaining(), fits ? left.untilResetMicros() : first.untilResetMicros(), first.countAfter());
   }
 
   private static MemoryCounter read(

@@ -149,7 +149,7 @@ final class ScriptedCharge {
   /** What a refunded hit reports: what is left once it was given back, as if never charged. */
   private static Usage refunded(Hit hit, Usage charged) {
     long left = Math.min(hit.limit().capacity(), charged.remaining() + hit.hits());
-    return new Usage(charged.overLimit(), left, charged.untilReset(), charged.countAfter());
+    return new Usage(charged.overLimit(), left, charged.untilResetMicros(), charged.countAfter());
   }
 
   /** A hit keyed by the group's tag: the dispatch sends it to the slot of the group's keys. */
