@@ -12,9 +12,10 @@ import java.util.Optional;
 
 /**
  * What one descriptor of a request does, and later what answered it. The planner makes {@link
- * NotLimited}, {@link Unlimited} or {@link Counted}; a counted plan becomes {@link Answered} once
- * the local cache or a store gave its usage, or {@link ByFailurePolicy} when the store failed. The
- * decision ({@link Verdict}) is a pure function of the finished plans.
+ * NotLimited}, {@link Unlimited} or {@link Counted}; a counted plan becomes {@link Answered} when
+ * the local over-limit cache answers it, or {@link ByFailurePolicy} when the store failed. The
+ * decision ({@link Verdict}) is a pure function of the plans and the usages the store answered for
+ * the counted ones (no answered plan is built for those: issue 16).
  */
 sealed interface Plan
     permits Plan.NotLimited, Plan.Unlimited, Plan.Counted, Plan.Answered, Plan.ByFailurePolicy {

@@ -71,25 +71,32 @@ public final class Planner {
    */
   List<Plan> plan(RuleSet snapshot, RateLimitCall call) {
     List<DescriptorRequest> descriptors = call.descriptors();
+    if (descriptors.size() == 1) {
+      // The usual request: its match alone, without an array; only its own rule can replace.
+      DescriptorRequest descriptor = descriptors.get(0);
+      Match match = matchOf(snapshot, call.domain(), descriptor);
+      Set<String> replaced = match == null ? Set.of() : match.rule().replaces();
+      return List.of(planOf(snapshot, call, descriptor, match, replaced));
+    }
     // Null for no match: an array of Optionals kept every match's Optional from being elided.
     Match[] matches = new Match[descriptors.size()];
     for (int i = 0; i < matches.length; i++) {
-      DescriptorRequest descriptor = descriptors.get(i);
-      // An override bypasses the rules entirely: its descriptor's rule must not drop others.
-      matches[i] =
-          descriptor.override().isPresent()
-              ? null
-              : snapshot.match(call.domain(), descriptor.entries()).orElse(null);
+      matches[i] = matchOf(snapshot, call.domain(), descriptors.get(i));
     }
     Set<String> replaced = replacedNames(matches);
-    if (matches.length == 1) {
-      return List.of(planOf(snapshot, call, descriptors.get(0), matches[0], replaced));
-    }
     Plan[] plans = new Plan[matches.length];
     for (int i = 0; i < matches.length; i++) {
       plans[i] = planOf(snapshot, call, descriptors.get(i), matches[i], replaced);
     }
     return Arrays.asList(plans);
+  }
+
+  /** The rule {@code descriptor} matched, or null for none or an override. */
+  private static Match matchOf(RuleSet snapshot, String domain, DescriptorRequest descriptor) {
+    // An override bypasses the rules entirely: its descriptor's rule must not drop others.
+    return descriptor.override().isPresent()
+        ? null
+        : snapshot.match(domain, descriptor.entries()).orElse(null);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.sluice.limiter;
 
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.metrics.RuleCounts;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.Charge;
@@ -23,8 +24,9 @@ import java.util.function.Supplier;
 /**
  * Decides one request, in these steps: take the rule snapshot once ({@link #decide}), plan each
  * descriptor ({@link Planner}), answer counters known to be over their limit from the local cache
- * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the {@link
- * Verdict} (a pure function of the answered plans) and its metrics, recorded once. When the store
+ * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the
+ * decision ({@link Verdict}, a pure function of the plans and the usages that answer them) and its
+ * metrics, recorded once, straight from the plans. When the store
  * fails, the {@link FailureMode} answers instead ({@link #onStoreFailure}).
  *
  * <p>Threads: the store's answer is handled on {@link StoreChoice#completions}, chosen by the
@@ -112,25 +114,26 @@ public final class RateLimiter {
     List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
     Charge charge = chargeOf(plans, Plan.Counted::hits);
     if (nothingToCharge(charge)) {
-      return CompletableFuture.completedFuture(finish(call.domain(), plans));
+      return CompletableFuture.completedFuture(
+          finish(call.domain(), plans, List.of(), Plan.Source.STORE));
     }
     CompletableFuture<List<Usage>> stored = stores.primary().acquire(charge);
     if (stored.isDone() && !stored.isCompletedExceptionally()) {
       // A store that answered on this thread (memory): nothing to wait for, nothing to hand off.
       return CompletableFuture.completedFuture(
-          finish(call.domain(), answer(plans, stored.join(), Plan.Source.STORE)));
+          finish(call.domain(), plans, stored.join(), Plan.Source.STORE));
     }
     return stored
         .thenApplyAsync(
-            usages -> finish(call.domain(), answer(plans, usages, Plan.Source.STORE)),
+            usages -> finish(call.domain(), plans, usages, Plan.Source.STORE),
             stores.completions())
         .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
   }
 
   /** No hit in any group: {@code charge.hits().isEmpty()}, without building the list. */
   private static boolean nothingToCharge(Charge charge) {
-    for (Charge.Group group : charge.groups()) {
-      if (!group.hits().isEmpty()) {
+    for (int g = 0; g < charge.groups().size(); g++) {
+      if (!charge.groups().get(g).hits().isEmpty()) {
         return false;
       }
     }
@@ -210,79 +213,67 @@ public final class RateLimiter {
     return null;
   }
 
-  /** Answers each waiting plan, in order, with its counters' share of {@code usages}. */
-  private static List<Plan> answer(List<Plan> plans, List<Usage> usages, Plan.Source source) {
-    if (plans.size() == 1) {
-      // One descriptor: all usages are its own, and a one-element list needs no array.
-      return List.of(answerOne(plans.get(0), usages, 0, source));
-    }
-    Plan[] answered = new Plan[plans.size()];
+  /**
+   * Decides, remembers new overs, and records the decision's metrics once, straight from the plans:
+   * each plan still counted is answered by the next of {@code usages}, which {@code source} gave.
+   */
+  private Decision finish(String domain, List<Plan> plans, List<Usage> usages, Plan.Source source) {
+    Decision decision = Verdict.decide(plans, usages, settings);
     int next = 0;
-    for (int p = 0; p < answered.length; p++) {
+    for (int p = 0; p < plans.size(); p++) {
       Plan plan = plans.get(p);
-      answered[p] = answerOne(plan, usages, next, source);
-      next += plan instanceof Plan.Counted counted ? counted.counters().size() : 0;
-    }
-    return Arrays.asList(answered);
-  }
-
-  /** {@code plan} answered with its share of {@code usages}, which starts at {@code from}. */
-  private static Plan answerOne(Plan plan, List<Usage> usages, int from, Plan.Source source) {
-    if (!(plan instanceof Plan.Counted counted)) {
-      return plan;
-    }
-    int size = counted.counters().size();
-    List<Usage> own;
-    if (size == usages.size()) {
-      own = usages; // the request's only counted descriptor: no sublist to copy
-    } else if (size == 1) {
-      own = List.of(usages.get(from));
-    } else {
-      own = usages.subList(from, from + size);
-    }
-    return counted.answered(own, source);
-  }
-
-  /** Remembers new overs, decides, and records the decision's metrics once. */
-  private Decision finish(String domain, List<Plan> plans) {
-    for (Plan plan : plans) {
-      if (plan instanceof Plan.Answered answered
-          && answered.source() != Plan.Source.OVER_LIMIT_CACHE
-          && answered.counted().policy() == Charge.Policy.EACH) {
-        stores
-            .overLimitCache()
-            .remember(answered.counted().first().hit(), answered.usages().get(0));
+      boolean refused = decision.statuses().get(p).code() == Code.OVER_LIMIT;
+      if (plan instanceof Plan.Counted counted) {
+        rememberOver(counted, usages.get(next));
+        record(domain, counted, usages, next, source, refused);
+        next += counted.counters().size();
+      } else if (plan instanceof Plan.Answered answered) {
+        record(domain, answered.counted(), answered.usages(), 0, answered.source(), refused);
       }
     }
-    Verdict verdict = Verdict.of(plans, settings, accounting);
-    record(domain, verdict);
-    return verdict.decision();
+    if (Verdict.shadowedByGlobal(plans, decision, settings)) {
+      metrics.globalShadowMode();
+    }
+    return decision;
   }
 
-  private void record(String domain, Verdict verdict) {
-    List<Verdict.RuleOutcome> outcomes = verdict.outcomes();
-    for (int i = 0; i < outcomes.size(); i++) {
-      Verdict.RuleOutcome outcome = outcomes.get(i);
-      Plan.MetricLabel label = outcome.counter().metric();
+  /** A lone limit charged by its algorithm that the store found over: the cache knows it now. */
+  private void rememberOver(Plan.Counted counted, Usage first) {
+    if (counted.policy() == Charge.Policy.EACH) {
+      stores.overLimitCache().remember(counted.first().hit(), first);
+    }
+  }
+
+  /**
+   * Records each limit of {@code counted}, answered by {@code usages} from {@code from}.
+   *
+   * @param refused the descriptor was answered OVER_LIMIT (shadow mode answers OK)
+   */
+  private void record(
+      String domain,
+      Plan.Counted counted,
+      List<Usage> usages,
+      int from,
+      Plan.Source source,
+      boolean refused) {
+    for (int i = 0; i < counted.counters().size(); i++) {
+      Plan.MetricLabel label = counted.counters().get(i).metric();
+      RuleCounts counts = Verdict.counts(counted, i, usages.get(from + i), source, accounting);
       if (label.detailedPath().isPresent()) {
-        metrics.detailedRuleOutcome(
-            domain, label.rule(), label.detailedPath().get(), outcome.counts());
+        metrics.detailedRuleOutcome(domain, label.rule(), label.detailedPath().get(), counts);
       } else {
-        metrics.ruleOutcome(domain, label.rule(), outcome.counts());
+        metrics.ruleOutcome(domain, label.rule(), counts);
       }
       if (listener != DecisionListener.NONE) {
         listener.counted(
             new CountedOutcome(
                 domain,
                 label.rule(),
-                outcome.counted().entries(),
+                counted.entries(),
                 label.detailedPath().isPresent(),
-                outcome.counts(),
-                outcome.refused()));
+                counts,
+                refused));
       }
-    }
-    if (verdict.shadowedByGlobal()) {
-      metrics.globalShadowMode();
     }
   }
 
@@ -313,11 +304,11 @@ public final class RateLimiter {
               ? new Plan.ByFailurePolicy(counted.get(), policy.apply(counted.get()))
               : plan);
     }
-    Verdict verdict = Verdict.of(answered, settings, accounting);
-    if (verdict.shadowedByGlobal()) {
+    Decision decision = Verdict.decide(answered, List.of(), settings);
+    if (Verdict.shadowedByGlobal(answered, decision, settings)) {
       metrics.globalShadowMode();
     }
-    return verdict.decision();
+    return decision;
   }
 
   /** The answer of {@link FailureMode#DENY}: over the limit, nothing known about the window. */
@@ -347,7 +338,7 @@ public final class RateLimiter {
         .fallback()
         .orElseThrow()
         .acquire(shares)
-        .thenApply(usages -> finish(domain, answer(waiting, usages, Plan.Source.FALLBACK)));
+        .thenApply(usages -> finish(domain, waiting, usages, Plan.Source.FALLBACK));
   }
 
   private Hit localShare(Hit hit) {

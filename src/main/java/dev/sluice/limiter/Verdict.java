@@ -9,79 +9,100 @@ import dev.sluice.store.algorithm.CountingAlgorithm;
 import java.util.List;
 
 /**
- * The finished decision of one request, computed from its finished plans alone (no store, no
- * metrics, no clock), and what metrics must record for it.
+ * The finished decision of one request, computed from its plans and the usages that answer them
+ * alone (no store, no metrics, no clock), and what metrics must record for it. Static functions
+ * rather than a verdict object with a list of outcomes: the limiter records each limit's {@link
+ * #counts} as it walks the plans, so a decision builds no outcome objects (issue 16).
  *
- * @param decision the answer
- * @param outcomes one per descriptor answered with a usage, in request order
- * @param shadowedByGlobal the request was over the limit and answered OK only because of global
- *     shadow mode
+ * <p>The plans of a request are read with the usages that answer them: a plan still {@link
+ * Plan.Counted} takes the next {@code counters().size()} usages of {@code usages}, in order; an
+ * {@link Plan.Answered} one carries its own.
  */
-record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedByGlobal) {
+final class Verdict {
+  private Verdict() {}
 
   /**
-   * How the hits of one limit of a counted descriptor split.
+   * Decides from {@code plans}, each counted one answered as the class comment says.
    *
-   * @param counter the limit, with its metric series
-   * @param refused the descriptor was answered OVER_LIMIT (shadow mode answers OK)
+   * @throws IllegalStateException when {@code usages} does not answer every counted plan
    */
-  record RuleOutcome(
-      Plan.Counted counted, Plan.Counter counter, RuleCounts counts, boolean refused) {}
-
-  /**
-   * Decides from {@code plans}, in which no {@link Plan.Counted} is left unanswered.
-   *
-   * @throws IllegalStateException when a counted plan has no answer
-   */
-  static Verdict of(List<Plan> plans, LimiterConfig settings) {
-    return of(plans, settings, new HitAccounting(settings.nearLimitRatio()));
+  static Decision decide(List<Plan> plans, List<Usage> usages, LimiterConfig settings) {
+    checkAnswered(plans, usages);
+    List<DescriptorDecision> all;
+    if (plans.size() == 1) {
+      // The usual request: its one status in a one-element list, without an array to copy.
+      all = List.of(statusOf(plans.get(0), usages, 0));
+    } else {
+      DescriptorDecision[] statuses = new DescriptorDecision[plans.size()];
+      int next = 0;
+      for (int p = 0; p < statuses.length; p++) {
+        statuses[p] = statusOf(plans.get(p), usages, next);
+        next += waiting(plans.get(p));
+      }
+      all = List.of(statuses);
+    }
+    return new Decision(overall(plans, all, settings), all);
   }
 
   /**
-   * {@link #of(List, LimiterConfig)} with the limiter's own {@code accounting}, built once from
-   * {@code settings}.
+   * The request was over the limit and answered OK only because of global shadow mode.
+   *
+   * @param decision {@link #decide}'s answer for {@code plans}
    */
-  static Verdict of(List<Plan> plans, LimiterConfig settings, HitAccounting accounting) {
-    DescriptorDecision[] statuses = new DescriptorDecision[plans.size()];
-    RuleOutcome[] outcomes = new RuleOutcome[outcomeCount(plans)];
-    int outcomeCount = 0;
+  static boolean shadowedByGlobal(List<Plan> plans, Decision decision, LimiterConfig settings) {
+    return settings.globalShadowMode() && overLimit(plans, decision.statuses(), settings);
+  }
+
+  /** The usages a plan takes from the request's {@code usages}: none unless still counted. */
+  static int waiting(Plan plan) {
+    return plan instanceof Plan.Counted counted ? counted.counters().size() : 0;
+  }
+
+  private static void checkAnswered(List<Plan> plans, List<Usage> usages) {
+    int expected = 0;
+    for (int p = 0; p < plans.size(); p++) {
+      expected += waiting(plans.get(p));
+    }
+    if (expected != usages.size()) {
+      throw new IllegalStateException(
+          usages.size() + " usages answer " + expected + " counters of " + plans);
+    }
+  }
+
+  private static Code overall(
+      List<Plan> plans, List<DescriptorDecision> statuses, LimiterConfig settings) {
+    boolean overLimit = overLimit(plans, statuses, settings);
+    boolean shadowed = overLimit && settings.globalShadowMode();
+    return overLimit && !shadowed ? Code.OVER_LIMIT : Code.OK;
+  }
+
+  /** OVER_LIMIT when a regular descriptor is over, or when every quota-mode descriptor is. */
+  private static boolean overLimit(
+      List<Plan> plans, List<DescriptorDecision> statuses, LimiterConfig settings) {
     boolean regularOver = false;
     int quota = 0;
     int quotaOver = 0;
-    for (int p = 0; p < statuses.length; p++) {
-      Plan plan = plans.get(p);
-      DescriptorDecision status = statusOf(plan);
-      statuses[p] = status;
-      boolean over = status.code() == Code.OVER_LIMIT;
-      outcomeCount = addOutcomes(plan, over, accounting, outcomes, outcomeCount);
-      if (quotaMode(plan, settings.globalQuotaMode())) {
+    for (int p = 0; p < plans.size(); p++) {
+      boolean over = statuses.get(p).code() == Code.OVER_LIMIT;
+      if (quotaMode(plans.get(p), settings.globalQuotaMode())) {
         quota++;
         quotaOver += over ? 1 : 0;
       } else {
         regularOver |= over;
       }
     }
-    // OVER_LIMIT when a regular descriptor is over, or when every quota-mode descriptor is.
-    boolean overLimit = regularOver || (quota > 0 && quotaOver == quota);
-    boolean shadowed = overLimit && settings.globalShadowMode();
-    Code overall = overLimit && !shadowed ? Code.OVER_LIMIT : Code.OK;
-    return new Verdict(new Decision(overall, List.of(statuses)), List.of(outcomes), shadowed);
+    return regularOver || (quota > 0 && quotaOver == quota);
   }
 
-  /** One outcome per limit of each answered plan: sized exactly, so no growing list is needed. */
-  private static int outcomeCount(List<Plan> plans) {
-    int count = 0;
-    for (int p = 0; p < plans.size(); p++) {
-      if (plans.get(p) instanceof Plan.Answered answered) {
-        count += answered.counted().counters().size();
-      }
+  /**
+   * @param from where the plan's usages start in {@code usages}, when it is still counted
+   */
+  private static DescriptorDecision statusOf(Plan plan, List<Usage> usages, int from) {
+    if (plan instanceof Plan.Counted counted) {
+      return statusOf(counted, usages, from);
     }
-    return count;
-  }
-
-  private static DescriptorDecision statusOf(Plan plan) {
     if (plan instanceof Plan.Answered answered) {
-      return statusOf(answered);
+      return statusOf(answered.counted(), answered.usages(), 0);
     }
     if (plan instanceof Plan.ByFailurePolicy policy) {
       return policy.status();
@@ -89,26 +110,25 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
     if (plan instanceof Plan.Unlimited) {
       return DescriptorDecision.UNLIMITED;
     }
-    if (plan instanceof Plan.NotLimited) {
-      return DescriptorDecision.NOT_LIMITED;
-    }
-    throw new IllegalStateException("a counted descriptor has no answer: " + plan);
+    return DescriptorDecision.NOT_LIMITED;
   }
 
   /**
    * One status for all limits of a descriptor, as Envoy wants one: OVER_LIMIT when any refused;
    * {@code current_limit} and the reset from the limit that refused (the first if several did),
    * else from the one closest to running out; {@code limit_remaining} the least over all limits.
+   *
+   * @param from the descriptor's first usage in {@code usages}
    */
-  private static DescriptorDecision statusOf(Plan.Answered answered) {
-    Plan.Counted counted = answered.counted();
-    List<Usage> usages = answered.usages();
-    int chosen = governing(counted, usages);
+  private static DescriptorDecision statusOf(
+      Plan.Counted counted, List<Usage> usages, int from) {
+    int size = counted.counters().size();
+    int chosen = governing(counted, usages, from);
     long remaining = Long.MAX_VALUE;
-    for (int i = 0; i < usages.size(); i++) {
-      remaining = Math.min(remaining, usages.get(i).remaining());
+    for (int i = 0; i < size; i++) {
+      remaining = Math.min(remaining, usages.get(from + i).remaining());
     }
-    Usage governing = usages.get(chosen);
+    Usage governing = usages.get(from + chosen);
     boolean over = governing.overLimit() && !counted.flags().shadowMode();
     return new DescriptorDecision(
         over ? Code.OVER_LIMIT : Code.OK,
@@ -121,16 +141,19 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
   /**
    * The counter that governs a descriptor's status: the first that refused, else the one with the
    * lowest remaining fraction of its capacity after this hit (the first on a tie).
+   *
+   * @return its index among the descriptor's counters
    */
-  static int governing(Plan.Counted counted, List<Usage> usages) {
+  static int governing(Plan.Counted counted, List<Usage> usages, int from) {
     int chosen = 0;
     double lowest = Double.MAX_VALUE;
-    for (int i = 0; i < usages.size(); i++) {
-      if (usages.get(i).overLimit()) {
+    for (int i = 0; i < counted.counters().size(); i++) {
+      Usage usage = usages.get(from + i);
+      if (usage.overLimit()) {
         return i;
       }
       long capacity = counted.counters().get(i).hit().limit().capacity();
-      double fraction = capacity == 0 ? 0 : usages.get(i).remaining() / (double) capacity;
+      double fraction = capacity == 0 ? 0 : usage.remaining() / (double) capacity;
       if (fraction < lowest) {
         lowest = fraction;
         chosen = i;
@@ -140,32 +163,20 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
   }
 
   /**
-   * Writes one outcome per limit of an answered plan into {@code outcomes} from {@code at}.
+   * How the hits of limit {@code i} of a counted descriptor split, for its metric series.
    *
-   * @return the next free index
+   * @param usage the usage that answered that limit
+   * @param source who gave it
    */
-  private static int addOutcomes(
-      Plan plan, boolean refused, HitAccounting accounting, RuleOutcome[] outcomes, int at) {
-    if (!(plan instanceof Plan.Answered answered)) {
-      return at;
-    }
-    Plan.Counted counted = answered.counted();
+  static RuleCounts counts(
+      Plan.Counted counted, int i, Usage usage, Plan.Source source, HitAccounting accounting) {
+    Hit hit = counted.counters().get(i).hit();
     boolean shadow = counted.flags().shadowMode();
-    for (int i = 0; i < counted.counters().size(); i++) {
-      Plan.Counter counter = counted.counters().get(i);
-      Hit hit = counter.hit();
-      RuleCounts counts =
-          answered.source() == Plan.Source.OVER_LIMIT_CACHE
-              ? HitAccounting.cachedOver(hit.hits(), shadow)
-              : accounting.counts(
-                  hit.limit(),
-                  hit.hits(),
-                  answered.usages().get(i),
-                  shadow,
-                  refusedHitsCharged(counted, hit));
-      outcomes[at++] = new RuleOutcome(counted, counter, counts, refused);
+    if (source == Plan.Source.OVER_LIMIT_CACHE) {
+      return HitAccounting.cachedOver(hit.hits(), shadow);
     }
-    return at;
+    return accounting.counts(
+        hit.limit(), hit.hits(), usage, shadow, refusedHitsCharged(counted, hit));
   }
 
   /** Only a lone limit charged by its algorithm (a fixed window) still counts refused hits. */
@@ -181,6 +192,9 @@ record Verdict(Decision decision, List<RuleOutcome> outcomes, boolean shadowedBy
   private static boolean quotaMode(Plan plan, boolean global) {
     if (global && !(plan instanceof Plan.Unlimited)) {
       return true;
+    }
+    if (plan instanceof Plan.Counted counted) {
+      return counted.flags().quotaMode();
     }
     if (plan instanceof Plan.Answered answered) {
       return answered.counted().flags().quotaMode();
