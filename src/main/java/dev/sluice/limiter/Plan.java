@@ -30,14 +30,15 @@ sealed interface Plan
   Plan UNLIMITED = new Unlimited();
 
   /**
-   * One limit of a counted descriptor: its hit, the limit reported back, the metric series.
+   * How one limit of a counted descriptor is reported and recorded; its hit is the one at the same
+   * index of {@link Counted#hits}. Holds nothing of the request unless the metric series names
+   * request values, so a single-limit rule's list of one is built once ({@link RuleParts}).
    *
    * @param reported the limit reported back, in the forms a {@link DescriptorDecision} holds it
    * @param metric where the outcome is recorded
    */
-  record Counter(Hit hit, Reported reported, MetricLabel metric) {
+  record Counter(Reported reported, MetricLabel metric) {
     public Counter {
-      Objects.requireNonNull(hit, "hit");
       Objects.requireNonNull(reported, "reported");
       Objects.requireNonNull(metric, "metric");
     }
@@ -64,13 +65,16 @@ sealed interface Plan
    * override.
    *
    * @param tag the counter key every counter's key extends ({@link Charge.Group#tag})
-   * @param counters one per limit, in list order; never empty
+   * @param hits one per limit, in list order; never empty. The list the store is handed as is
+   *     ({@link #group}), so a request builds it once
+   * @param counters how each limit of {@code hits} is reported and recorded, at the same index
    * @param policy how the store charges them ({@link Charge.Policy})
    * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
    * @param entries the request descriptor's own entries, for a {@link DecisionListener}
    */
   record Counted(
       String tag,
+      List<Hit> hits,
       List<Counter> counters,
       Charge.Policy policy,
       RuleFlags flags,
@@ -78,25 +82,17 @@ sealed interface Plan
       implements Plan {
     public Counted {
       Objects.requireNonNull(tag, "tag");
+      hits = List.copyOf(hits);
       counters = List.copyOf(counters);
-      if (counters.isEmpty()) {
+      if (hits.isEmpty()) {
         throw new IllegalArgumentException("a counted descriptor has at least one limit");
+      }
+      if (hits.size() != counters.size()) {
+        throw new IllegalArgumentException(hits.size() + " hits for " + counters.size() + " limits");
       }
       Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(flags, "flags");
       entries = List.copyOf(entries);
-    }
-
-    /** The hits, in counter order. */
-    List<Hit> hits() {
-      if (counters.size() == 1) {
-        return List.of(counters.get(0).hit());
-      }
-      Hit[] hits = new Hit[counters.size()];
-      for (int i = 0; i < hits.length; i++) {
-        hits[i] = counters.get(i).hit();
-      }
-      return List.of(hits);
     }
 
     /** Every limit, in counter order: the policies reported back. */
@@ -114,6 +110,11 @@ sealed interface Plan
     /** The one counter of a descriptor with a single limit; the first of several. */
     Counter first() {
       return counters.get(0);
+    }
+
+    /** The hit of {@link #first}. */
+    Hit firstHit() {
+      return hits.get(0);
     }
 
     /** How the store sees this descriptor, with {@code hits} (its own, or shares of them). */

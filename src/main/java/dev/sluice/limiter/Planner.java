@@ -133,10 +133,10 @@ public final class Planner {
     Limit limit = Limit.of(override.requestsPerUnit(), override.unit(), overrideAlgorithm);
     Hit hit = new Hit(CounterKey.of(domain, descriptor.entries(), limit), limit, hits);
     Plan.Counter counter =
-        new Plan.Counter(
-            hit, Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
+        new Plan.Counter(Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
     return new Plan.Counted(
         hit.key(),
+        List.of(hit),
         List.of(counter),
         chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
         RuleFlags.NONE,
@@ -164,12 +164,15 @@ public final class Planner {
     if (rule.kind() instanceof RuleKind.Counted counted) {
       Hit hit = hitOf(domain, match, counted.limit(), hits);
       RuleParts parts = rules.of(snapshot, rule, counted.limit());
-      Plan.MetricLabel metric =
-          parts.metric() != null ? parts.metric() : metricLabel(rule.path(), rule, descriptor);
-      Plan.Counter counter = new Plan.Counter(hit, parts.reported(), metric);
+      List<Plan.Counter> counters =
+          parts.counters() != null
+              ? parts.counters()
+              : List.of(
+                  new Plan.Counter(parts.reported(), metricLabel(rule.path(), rule, descriptor)));
       return new Plan.Counted(
           hit.key(),
-          List.of(counter),
+          List.of(hit),
+          counters,
           charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
           rule.flags(),
           descriptor.entries());
@@ -194,16 +197,16 @@ public final class Planner {
       boolean charges) {
     Rule rule = match.rule();
     String tag = CounterKey.group(domain, match.counterEntries());
+    List<Hit> counted = new ArrayList<>(several.limits().size());
     List<Plan.Counter> counters = new ArrayList<>(several.limits().size());
     for (NamedLimit named : several.limits()) {
       if (!named.name().isEmpty() && replaced.contains(named.name())) {
         continue;
       }
       Limit limit = named.limit();
-      Hit hit = new Hit(CounterKey.ofSeveral(tag, limit), limit, hits);
+      counted.add(new Hit(CounterKey.ofSeveral(tag, limit), limit, hits));
       counters.add(
           new Plan.Counter(
-              hit,
               Plan.Reported.of(new CurrentLimit(limit, named.name(), rule.metadata())),
               metricLabel(limitLabel(rule, named, several), rule, descriptor)));
     }
@@ -212,6 +215,7 @@ public final class Planner {
     }
     return new Plan.Counted(
         tag,
+        counted,
         counters,
         charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST,
         rule.flags(),

@@ -151,7 +151,7 @@ public final class RateLimiter {
       Plan plan = plans.get(i);
       Optional<Usage> known =
           plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.EACH
-              ? stores.overLimitCache().lookup(counted.first().hit())
+              ? stores.overLimitCache().lookup(counted.firstHit())
               : Optional.empty();
       if (known.isPresent()) {
         if (answered == null) {
@@ -240,7 +240,7 @@ public final class RateLimiter {
   /** A lone limit charged by its algorithm that the store found over: the cache knows it now. */
   private void rememberOver(Plan.Counted counted, Usage first) {
     if (counted.policy() == Charge.Policy.EACH) {
-      stores.overLimitCache().remember(counted.first().hit(), first);
+      stores.overLimitCache().remember(counted.firstHit(), first);
     }
   }
 

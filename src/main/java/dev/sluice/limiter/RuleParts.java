@@ -3,6 +3,7 @@ package dev.sluice.limiter;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,10 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * series names request values, that series. Built on a rule's first request and kept with its rule
  * snapshot, so a request allocates none of it (issue 16: about 90 of a decision's bytes).
  *
- * @param metric null for a {@code detailed_metric} or {@code value_to_metric} rule, whose series
- *     depends on the request
+ * @param counters the plan's one counter, {@code reported} with the rule's metric series; null for
+ *     a {@code detailed_metric} or {@code value_to_metric} rule, whose series depends on the request
  */
-record RuleParts(Plan.Reported reported, Plan.MetricLabel metric) {
+record RuleParts(Plan.Reported reported, List<Plan.Counter> counters) {
 
   /**
    * The parts of the rules of the snapshot requests use now. Thread-safe: the snapshot's map is
@@ -47,9 +48,13 @@ record RuleParts(Plan.Reported reported, Plan.MetricLabel metric) {
 
     private static RuleParts build(Rule rule, Limit limit) {
       boolean detailed = rule.flags().detailedMetric() || rule.flags().valueToMetric();
-      return new RuleParts(
-          Plan.Reported.of(new CurrentLimit(limit, rule.name(), rule.metadata())),
-          detailed ? null : new Plan.MetricLabel(rule.path(), Optional.empty()));
+      Plan.Reported reported =
+          Plan.Reported.of(new CurrentLimit(limit, rule.name(), rule.metadata()));
+      if (detailed) {
+        return new RuleParts(reported, null);
+      }
+      Plan.MetricLabel metric = new Plan.MetricLabel(rule.path(), Optional.empty());
+      return new RuleParts(reported, List.of(new Plan.Counter(reported, metric)));
     }
   }
 }

@@ -152,7 +152,7 @@ final class Verdict {
       if (usage.overLimit()) {
         return i;
       }
-      long capacity = counted.counters().get(i).hit().limit().capacity();
+      long capacity = counted.hits().get(i).limit().capacity();
       double fraction = capacity == 0 ? 0 : usage.remaining() / (double) capacity;
       if (fraction < lowest) {
         lowest = fraction;
@@ -170,7 +170,7 @@ final class Verdict {
    */
   static RuleCounts counts(
       Plan.Counted counted, int i, Usage usage, Plan.Source source, HitAccounting accounting) {
-    Hit hit = counted.counters().get(i).hit();
+    Hit hit = counted.hits().get(i);
     boolean shadow = counted.flags().shadowMode();
     if (source == Plan.Source.OVER_LIMIT_CACHE) {
       return HitAccounting.cachedOver(hit.hits(), shadow);
