@@ -36,14 +36,19 @@ public final class RequestMapping {
           tooMany("descriptors", request.getDescriptorsCount(), limits.maxDescriptors())
               + " (--max-descriptors)");
     }
+    long hitsAddend = Integer.toUnsignedLong(request.getHitsAddend());
+    if (request.getDescriptorsCount() == 1) {
+      // The usual request: a one-element list needs no array (List.of copies the one it is given).
+      return new RateLimitCall(
+          request.getDomain(), List.of(toDescriptor(request.getDescriptors(0))), hitsAddend);
+    }
     // Arrays, not ArrayLists: RateLimitCall and DescriptorRequest copy what they are given unless
     // it is already immutable, so a growing list was built and then copied on every request.
     DescriptorRequest[] descriptors = new DescriptorRequest[request.getDescriptorsCount()];
     for (int i = 0; i < descriptors.length; i++) {
       descriptors[i] = toDescriptor(request.getDescriptors(i));
     }
-    return new RateLimitCall(
-        request.getDomain(), List.of(descriptors), Integer.toUnsignedLong(request.getHitsAddend()));
+    return new RateLimitCall(request.getDomain(), List.of(descriptors), hitsAddend);
   }
 
   private DescriptorRequest toDescriptor(RateLimitDescriptor descriptor) {
@@ -52,12 +57,15 @@ public final class RequestMapping {
           tooMany("entries in one descriptor", descriptor.getEntriesCount(), limits.maxEntries())
               + " (--max-descriptor-entries)");
     }
-    Entry[] entries = new Entry[descriptor.getEntriesCount()];
-    for (int i = 0; i < entries.length; i++) {
-      RateLimitDescriptor.Entry entry = descriptor.getEntries(i);
-      checkSize("descriptor key", entry.getKey(), limits.maxKeyBytes(), "--max-key-bytes");
-      checkSize("descriptor value", entry.getValue(), limits.maxValueBytes(), "--max-value-bytes");
-      entries[i] = new Entry(entry.getKey(), entry.getValue());
+    List<Entry> entries;
+    if (descriptor.getEntriesCount() == 1) {
+      entries = List.of(toEntry(descriptor.getEntries(0))); // no array for List.of to copy
+    } else {
+      Entry[] all = new Entry[descriptor.getEntriesCount()];
+      for (int i = 0; i < all.length; i++) {
+        all[i] = toEntry(descriptor.getEntries(i));
+      }
+      entries = List.of(all);
     }
     Optional<LimitOverride> override =
         descriptor.hasLimit() ? Optional.of(toOverride(descriptor.getLimit())) : Optional.empty();
@@ -65,7 +73,13 @@ public final class RequestMapping {
         descriptor.hasHitsAddend()
             ? OptionalLong.of(boundedHits(descriptor.getHitsAddend().getValue()))
             : OptionalLong.empty();
-    return new DescriptorRequest(List.of(entries), override, hits);
+    return new DescriptorRequest(entries, override, hits);
+  }
+
+  private Entry toEntry(RateLimitDescriptor.Entry entry) {
+    checkSize("descriptor key", entry.getKey(), limits.maxKeyBytes(), "--max-key-bytes");
+    checkSize("descriptor value", entry.getValue(), limits.maxValueBytes(), "--max-value-bytes");
+    return new Entry(entry.getKey(), entry.getValue());
   }
 
   private static LimitOverride toOverride(RateLimitDescriptor.RateLimitOverride limit) {

@@ -17,9 +17,11 @@ final class ResponseMapping {
 
   static RateLimitResponse toResponse(Decision decision, List<HeaderValue> headers) {
     RateLimitResponse.Builder response =
-        RateLimitResponse.newBuilder()
-            .setOverallCode(codeOf(decision.overall()))
-            .addAllResponseHeadersToAdd(headers);
+        RateLimitResponse.newBuilder().setOverallCode(codeOf(decision.overall()));
+    if (!headers.isEmpty()) {
+      // Only when there are some: even an empty addAll makes the builder a list of its own.
+      response.addAllResponseHeadersToAdd(headers);
+    }
     List<DescriptorDecision> statuses = decision.statuses();
     for (int i = 0; i < statuses.size(); i++) {
       response.addStatuses(toStatus(statuses.get(i)));
