@@ -73,7 +73,9 @@ public record DescriptorDecision(
 
   /** The reset as a duration, present only when {@link #hasReset}; built on each call. */
   public Optional<Duration> untilReset() {
-    return hasReset() ? Optional.of(Duration.of(untilResetMicros, ChronoUnit.MICROS)) : Optional.empty();
+    return hasReset()
+        ? Optional.of(Duration.of(untilResetMicros, ChronoUnit.MICROS))
+        : Optional.empty();
   }
 
   private static long microsOf(Optional<Duration> untilReset) {

@@ -88,7 +88,8 @@ sealed interface Plan
         throw new IllegalArgumentException("a counted descriptor has at least one limit");
       }
       if (hits.size() != counters.size()) {
-        throw new IllegalArgumentException(hits.size() + " hits for " + counters.size() + " limits");
+        throw new IllegalArgumentException(
+            hits.size() + " hits for " + counters.size() + " limits");
       }
       Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(flags, "flags");

@@ -26,8 +26,8 @@ import java.util.function.Supplier;
  * descriptor ({@link Planner}), answer counters known to be over their limit from the local cache
  * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the
  * decision ({@link Verdict}, a pure function of the plans and the usages that answer them) and its
- * metrics, recorded once, straight from the plans. When the store
- * fails, the {@link FailureMode} answers instead ({@link #onStoreFailure}).
+ * metrics, recorded once, straight from the plans. When the store fails, the {@link FailureMode}
+ * answers instead ({@link #onStoreFailure}).
  *
  * <p>Threads: the store's answer is handled on {@link StoreChoice#completions}, chosen by the
  * composition root; the returned future completes there, so everything the caller chains on it
@@ -125,8 +125,7 @@ public final class RateLimiter {
     }
     return stored
         .thenApplyAsync(
-            usages -> finish(call.domain(), plans, usages, Plan.Source.STORE),
-            stores.completions())
+            usages -> finish(call.domain(), plans, usages, Plan.Source.STORE), stores.completions())
         .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
   }
 

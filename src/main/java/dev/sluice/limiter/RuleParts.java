@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * snapshot, so a request allocates none of it (issue 16: about 90 of a decision's bytes).
  *
  * @param counters the plan's one counter, {@code reported} with the rule's metric series; null for
- *     a {@code detailed_metric} or {@code value_to_metric} rule, whose series depends on the request
+ *     a {@code detailed_metric} or {@code value_to_metric} rule, whose series depends on the
+ *     request
  */
 record RuleParts(Plan.Reported reported, List<Plan.Counter> counters) {
 

@@ -120,8 +120,7 @@ final class Verdict {
    *
    * @param from the descriptor's first usage in {@code usages}
    */
-  private static DescriptorDecision statusOf(
-      Plan.Counted counted, List<Usage> usages, int from) {
+  private static DescriptorDecision statusOf(Plan.Counted counted, List<Usage> usages, int from) {
     int size = counted.counters().size();
     int chosen = governing(counted, usages, from);
     long remaining = Long.MAX_VALUE;

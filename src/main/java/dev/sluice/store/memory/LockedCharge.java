@@ -137,7 +137,10 @@ final class LockedCharge {
             .usage();
     boolean fits = !first.overLimit();
     return new Usage(
-        !fits, left.remaining(), fits ? left.untilResetMicros() : first.untilResetMicros(), first.countAfter());
+        !fits,
+        left.remaining(),
+        fits ? left.untilResetMicros() : first.untilResetMicros(),
+        first.countAfter());
   }
 
   private static MemoryCounter read(
