@@ -40,13 +40,26 @@ public interface CountingAlgorithm {
    * section: must not block or touch other keys.
    *
    * @param current the live value of the counter, or null when there is none (or it expired)
+   * @param nowMicros the store's clock, in microseconds since the epoch ({@link #epochMicros}): a
+   *     long, not an {@link Instant} handed down the store, which kept the JIT from eliminating it
    */
-  MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now);
+  MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros);
 
   /**
-   * The state {@code current} (null when absent or expired) shows at {@code now}, changing nothing.
+   * The state {@code current} (null when absent or expired) shows at {@code nowMicros}, changing
+   * nothing.
    */
-  CounterState readInMemory(MemoryCounter current, Hit hit, Instant now);
+  CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros);
+
+  /** {@code instant} in whole microseconds since the epoch, as the memory store counts time. */
+  static long epochMicros(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1000;
+  }
+
+  /** The epoch millisecond holding {@code epochMicros}: what {@link Instant#toEpochMilli} gives. */
+  static long epochMillis(long epochMicros) {
+    return Math.floorDiv(epochMicros, 1000);
+  }
 
   /**
    * Queues the commands that apply {@code hit} on Redis, atomically for its counter.

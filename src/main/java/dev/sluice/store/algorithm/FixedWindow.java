@@ -6,7 +6,6 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -71,8 +70,8 @@ public final class FixedWindow implements CountingAlgorithm {
   }
 
   @Override
-  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMillis = now.toEpochMilli();
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros) {
+    long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
     long windowMillis = hit.limit().unit().millis();
     long index = index(nowMillis, windowMillis);
     long before = current instanceof Window window && window.index() == index ? window.count() : 0;
@@ -81,8 +80,8 @@ public final class FixedWindow implements CountingAlgorithm {
   }
 
   @Override
-  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMillis = now.toEpochMilli();
+  public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
+    long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
     long index = index(nowMillis, hit.limit().unit().millis());
     boolean live = current instanceof Window window && window.index() == index;
     long count = live ? ((Window) current).count() : 0;

@@ -4,7 +4,6 @@ import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -43,8 +42,7 @@ public final class SlidingWindow implements CountingAlgorithm {
   }
 
   @Override
-  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMicros = micros(now);
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     long window = hit.limit().unit().seconds() * 1_000_000L;
     long index = Math.floorDiv(nowMicros, window);
     SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
@@ -56,8 +54,7 @@ public final class SlidingWindow implements CountingAlgorithm {
   }
 
   @Override
-  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMicros = micros(now);
+  public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     long window = hit.limit().unit().seconds() * 1_000_000L;
     long index = Math.floorDiv(nowMicros, window);
     SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
@@ -137,10 +134,6 @@ public final class SlidingWindow implements CountingAlgorithm {
     boolean allowed = (Long) values.get(0) == 1L;
     long untilResetMicros = (Long) values.get(2);
     return new Usage(!allowed, (Long) values.get(1), untilResetMicros, (Long) values.get(3));
-  }
-
-  private static long micros(Instant now) {
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
   }
 
   /** One key's counts in window {@code index} and the one before it. */

@@ -5,7 +5,6 @@ import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -36,17 +35,16 @@ public final class TokenBucket implements CountingAlgorithm {
   }
 
   @Override
-  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMicros = micros(now);
+  public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     TokenBucketState.Take take =
         stateOf(current, hit.limit(), nowMicros).take(hit.limit(), hit.hits(), nowMicros);
-    Bucket next = new Bucket(take.state(), now.toEpochMilli() + take.ttlMillis());
+    Bucket next =
+        new Bucket(take.state(), CountingAlgorithm.epochMillis(nowMicros) + take.ttlMillis());
     return new MemoryCounter.Step(next, take.usage());
   }
 
   @Override
-  public CounterState readInMemory(MemoryCounter current, Hit hit, Instant now) {
-    long nowMicros = micros(now);
+  public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     Usage usage = stateOf(current, hit.limit(), nowMicros).take(hit.limit(), 0, nowMicros).usage();
     return new CounterState(hit.key(), current instanceof Bucket, usage);
   }
@@ -107,10 +105,6 @@ public final class TokenBucket implements CountingAlgorithm {
     return current instanceof Bucket bucket
         ? bucket.state()
         : TokenBucketState.full(limit, nowMicros);
-  }
-
-  private static long micros(Instant now) {
-    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
   }
 
   /** One key's bucket, kept until it would be full again. */

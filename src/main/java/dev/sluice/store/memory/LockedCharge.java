@@ -5,7 +5,6 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.CountingAlgorithm;
 import dev.sluice.store.algorithm.MemoryCounter;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,15 +22,15 @@ final class LockedCharge {
 
   /** Reads and writes the live counters under the caller's locks. */
   interface Counters {
-    /** The live counter at {@code now}, or null when absent or expired. */
-    MemoryCounter get(String key, Instant now);
+    /** The live counter at {@code nowMicros}, or null when absent or expired. */
+    MemoryCounter get(String key, long nowMicros);
 
     void put(String key, MemoryCounter value);
   }
 
-  static List<Usage> apply(Charge charge, Counters counters, Instant now) {
+  static List<Usage> apply(Charge charge, Counters counters, long nowMicros) {
     if (independentHits(charge.groups())) {
-      return applyEach(charge.groups(), counters, now);
+      return applyEach(charge.groups(), counters, nowMicros);
     }
     List<Charge.Group> groups = charge.groups();
     boolean[][] fits = new boolean[groups.size()][];
@@ -49,7 +48,7 @@ final class LockedCharge {
       for (int i = 0; i < size; i++) {
         Hit hit = group.hits().get(i);
         CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-        steps[i] = algorithm.takeInMemory(read(tentative, counters, hit, now), hit, now);
+        steps[i] = algorithm.takeInMemory(read(tentative, counters, hit, nowMicros), hit, nowMicros);
         first[g][i] = steps[i].usage();
         fits[g][i] = !steps[i].usage().overLimit();
         chargesRefused[g][i] = algorithm.chargesRefusedHits();
@@ -72,11 +71,11 @@ final class LockedCharge {
         if (charged[g][i]) {
           MemoryCounter.Step step =
               CountingAlgorithm.of(hit.limit().algorithm())
-                  .takeInMemory(counters.get(hit.key(), now), hit, now);
+                  .takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
           counters.put(hit.key(), step.next());
           answers.add(step.usage());
         } else {
-          answers.add(uncharged(hit, first[g][i], counters, now));
+          answers.add(uncharged(hit, first[g][i], counters, nowMicros));
         }
       }
     }
@@ -104,36 +103,36 @@ final class LockedCharge {
   }
 
   /** {@link #apply} for {@link #independentHits}: each hit charged by its algorithm alone. */
-  private static List<Usage> applyEach(List<Charge.Group> groups, Counters counters, Instant now) {
+  private static List<Usage> applyEach(List<Charge.Group> groups, Counters counters, long nowMicros) {
     if (groups.size() == 1) {
-      return List.of(applyOne(groups.get(0).hits().get(0), counters, now)); // no array to copy
+      return List.of(applyOne(groups.get(0).hits().get(0), counters, nowMicros)); // no array to copy
     }
     Usage[] answers = new Usage[groups.size()];
     for (int g = 0; g < answers.length; g++) {
-      answers[g] = applyOne(groups.get(g).hits().get(0), counters, now);
+      answers[g] = applyOne(groups.get(g).hits().get(0), counters, nowMicros);
     }
     return List.of(answers);
   }
 
-  private static Usage applyOne(Hit hit, Counters counters, Instant now) {
+  private static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key(), now), hit, now);
+    MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
     if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
       counters.put(hit.key(), step.next());
       return step.usage();
     }
-    return uncharged(hit, step.usage(), counters, now);
+    return uncharged(hit, step.usage(), counters, nowMicros);
   }
 
   /**
    * A hit that was not charged: what is left without it, whether it would have fit, and its count
    * as if charged (for near/over accounting), as the script answers.
    */
-  private static Usage uncharged(Hit hit, Usage first, Counters counters, Instant now) {
+  private static Usage uncharged(Hit hit, Usage first, Counters counters, long nowMicros) {
     Hit look = new Hit(hit.key(), hit.limit(), 0);
     Usage left =
         CountingAlgorithm.of(hit.limit().algorithm())
-            .takeInMemory(counters.get(hit.key(), now), look, now)
+            .takeInMemory(counters.get(hit.key(), nowMicros), look, nowMicros)
             .usage();
     boolean fits = !first.overLimit();
     return new Usage(
@@ -144,8 +143,8 @@ final class LockedCharge {
   }
 
   private static MemoryCounter read(
-      Map<String, MemoryCounter> tentative, Counters stored, Hit hit, Instant now) {
+      Map<String, MemoryCounter> tentative, Counters stored, Hit hit, long nowMicros) {
     MemoryCounter kept = tentative.get(hit.key());
-    return kept != null ? kept : stored.get(hit.key(), now);
+    return kept != null ? kept : stored.get(hit.key(), nowMicros);
   }
 }
