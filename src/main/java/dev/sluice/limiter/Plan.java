@@ -64,36 +64,43 @@ sealed interface Plan
    * The hits to charge against a rule (one limit, or a {@code rate_limits} list) or a client's
    * override.
    *
-   * @param tag the counter key every counter's key extends ({@link Charge.Group#tag})
-   * @param hits one per limit, in list order; never empty. The list the store is handed as is
-   *     ({@link #group}), so a request builds it once
-   * @param counters how each limit of {@code hits} is reported and recorded, at the same index
-   * @param policy how the store charges them ({@link Charge.Policy})
+   * @param group how the store sees this descriptor: the key tag every counter's key extends, one
+   *     hit per limit in list order, the policy, and the vote it has when no other descriptor of
+   *     the request changes it ({@link #group(List, RequestVotes)}); handed to the store as is in
+   *     the usual request, so a request builds it once
+   * @param counters how each limit of the group's hits is reported and recorded, at the same index
    * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
    * @param entries the request descriptor's own entries, for a {@link DecisionListener}
    */
-  record Counted(
-      String tag,
-      List<Hit> hits,
-      List<Counter> counters,
-      Charge.Policy policy,
-      RuleFlags flags,
-      List<Entry> entries)
+  record Counted(Charge.Group group, List<Counter> counters, RuleFlags flags, List<Entry> entries)
       implements Plan {
     public Counted {
-      Objects.requireNonNull(tag, "tag");
-      hits = List.copyOf(hits);
+      Objects.requireNonNull(group, "group");
       counters = List.copyOf(counters);
-      if (hits.isEmpty()) {
+      if (group.hits().isEmpty()) {
         throw new IllegalArgumentException("a counted descriptor has at least one limit");
       }
-      if (hits.size() != counters.size()) {
+      if (group.hits().size() != counters.size()) {
         throw new IllegalArgumentException(
-            hits.size() + " hits for " + counters.size() + " limits");
+            group.hits().size() + " hits for " + counters.size() + " limits");
       }
-      Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(flags, "flags");
       entries = List.copyOf(entries);
+    }
+
+    /** The key tag every counter's key extends ({@link Charge.Group#tag}). */
+    String tag() {
+      return group.tag();
+    }
+
+    /** One hit per limit, in list order; never empty. */
+    List<Hit> hits() {
+      return group.hits();
+    }
+
+    /** How the store charges the hits. */
+    Charge.Policy policy() {
+      return group.policy();
     }
 
     /** Every limit, in counter order: the policies reported back. */
@@ -115,16 +122,28 @@ sealed interface Plan
 
     /** The hit of {@link #first}. */
     Hit firstHit() {
-      return hits.get(0);
+      return group.hits().get(0);
     }
 
-    /** How the store sees this descriptor, with {@code hits} (its own, or shares of them). */
+    /**
+     * How the store sees this descriptor in a request with {@code votes}, with {@code hits} (its
+     * own, or shares of them): the plan's own group when neither differs, the usual case.
+     */
     Charge.Group group(List<Hit> hits, RequestVotes votes) {
-      return new Charge.Group(tag, hits, policy, vote(votes), false);
+      Charge.Vote vote = vote(votes);
+      if (hits == group.hits() && vote == group.vote()) {
+        return group;
+      }
+      return new Charge.Group(group.tag(), hits, group.policy(), vote, false);
     }
 
     /** How this descriptor's refusal counts towards refusing the request ({@link Verdict}). */
     Charge.Vote vote(RequestVotes votes) {
+      return vote(flags, votes);
+    }
+
+    /** The vote of a descriptor with {@code flags} in a request with {@code votes}. */
+    static Charge.Vote vote(RuleFlags flags, RequestVotes votes) {
       if (flags.shadowMode() || votes.neverRefused()) {
         return Charge.Vote.NONE;
       }

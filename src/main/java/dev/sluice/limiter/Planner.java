@@ -30,15 +30,20 @@ import java.util.Set;
 public final class Planner {
   private final Algorithm overrideAlgorithm;
   private final boolean chargeDenied;
+  private final Plan.RequestVotes alone;
   private final RuleParts.Cache rules = new RuleParts.Cache();
 
   /**
    * @param chargeDenied {@code --charge-denied}: whether refused hits are charged, for rules that
    *     do not say and for overrides
+   * @param alone the votes of a request whose descriptors do not change them (no global quota mode
+   *     beside a descriptor no rule limits): each plan's charge group is built with them, so the
+   *     usual request hands the store the plan's own group
    */
-  Planner(Algorithm overrideAlgorithm, boolean chargeDenied) {
+  Planner(Algorithm overrideAlgorithm, boolean chargeDenied, Plan.RequestVotes alone) {
     this.overrideAlgorithm = overrideAlgorithm;
     this.chargeDenied = chargeDenied;
+    this.alone = alone;
   }
 
   /** A counted rule and the counter a descriptor's hits go to. */
@@ -134,11 +139,10 @@ public final class Planner {
     Hit hit = new Hit(CounterKey.of(domain, descriptor.entries(), limit), limit, hits);
     Plan.Counter counter =
         new Plan.Counter(Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
+    Charge.Policy policy = chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
     return new Plan.Counted(
-        hit.key(),
-        List.of(hit),
+        group(hit.key(), List.of(hit), policy, RuleFlags.NONE),
         List.of(counter),
-        chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
         RuleFlags.NONE,
         descriptor.entries());
   }
@@ -169,11 +173,10 @@ public final class Planner {
               ? parts.counters()
               : List.of(
                   new Plan.Counter(parts.reported(), metricLabel(rule.path(), rule, descriptor)));
+      Charge.Policy policy = charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
       return new Plan.Counted(
-          hit.key(),
-          List.of(hit),
+          group(hit.key(), List.of(hit), policy, rule.flags()),
           counters,
-          charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST,
           rule.flags(),
           descriptor.entries());
     }
@@ -187,7 +190,7 @@ public final class Planner {
    * A {@code rate_limits} list: one counter per limit that no matched rule replaces, every key
    * extending the descriptor's tag; not limited when all are replaced.
    */
-  private static Plan planSeveral(
+  private Plan planSeveral(
       String domain,
       DescriptorRequest descriptor,
       Match match,
@@ -213,13 +216,14 @@ public final class Planner {
     if (counters.isEmpty()) {
       return Plan.NOT_LIMITED;
     }
+    Charge.Policy policy = charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST;
     return new Plan.Counted(
-        tag,
-        counted,
-        counters,
-        charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST,
-        rule.flags(),
-        descriptor.entries());
+        group(tag, counted, policy, rule.flags()), counters, rule.flags(), descriptor.entries());
+  }
+
+  /** The charge group of a plan, with the vote a descriptor with {@code flags} has alone. */
+  private Charge.Group group(String tag, List<Hit> hits, Charge.Policy policy, RuleFlags flags) {
+    return new Charge.Group(tag, hits, policy, Plan.Counted.vote(flags, alone), false);
   }
 
   /**

@@ -65,7 +65,11 @@ public final class RateLimiter {
     this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
-    this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
+    this.planner =
+        new Planner(
+            settings.overrideAlgorithm(),
+            settings.chargeDenied(),
+            Plan.RequestVotes.of(settings.globalShadowMode(), settings.globalQuotaMode()));
     this.accounting = new HitAccounting(settings.nearLimitRatio());
     this.unknownDomains = new UnknownDomains(metrics);
     if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {

@@ -48,7 +48,8 @@ final class LockedCharge {
       for (int i = 0; i < size; i++) {
         Hit hit = group.hits().get(i);
         CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-        steps[i] = algorithm.takeInMemory(read(tentative, counters, hit, nowMicros), hit, nowMicros);
+        steps[i] =
+            algorithm.takeInMemory(read(tentative, counters, hit, nowMicros), hit, nowMicros);
         first[g][i] = steps[i].usage();
         fits[g][i] = !steps[i].usage().overLimit();
         chargesRefused[g][i] = algorithm.chargesRefusedHits();
@@ -103,9 +104,11 @@ final class LockedCharge {
   }
 
   /** {@link #apply} for {@link #independentHits}: each hit charged by its algorithm alone. */
-  private static List<Usage> applyEach(List<Charge.Group> groups, Counters counters, long nowMicros) {
+  private static List<Usage> applyEach(
+      List<Charge.Group> groups, Counters counters, long nowMicros) {
     if (groups.size() == 1) {
-      return List.of(applyOne(groups.get(0).hits().get(0), counters, nowMicros)); // no array to copy
+      return List.of(
+          applyOne(groups.get(0).hits().get(0), counters, nowMicros)); // no array to copy
     }
     Usage[] answers = new Usage[groups.size()];
     for (int g = 0; g < answers.length; g++) {
@@ -116,7 +119,8 @@ final class LockedCharge {
 
   private static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    MemoryCounter.Step step = algorithm.takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
+    MemoryCounter.Step step =
+        algorithm.takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
     if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
       counters.put(hit.key(), step.next());
       return step.usage();
