@@ -48,6 +48,7 @@ public final class XdsRuleClient implements AutoCloseable {
   private final XdsConfig config;
   private final RuleLoader loader;
   private final RuleReloader reloader;
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(2);
   private final ScheduledExecutorService scheduler;
   private final ManagedChannel channel;
   private final Node node;
@@ -203,9 +204,20 @@ public final class XdsRuleClient implements AutoCloseable {
         .build();
   }
 
+  /**
+   * Cancels the stream and waits (up to {@link #CLOSE_WAIT}) for the channel to finish. The
+   * channel delivers its last callbacks on {@code scheduler}, which the root shuts down right
+   * after this returns: without the wait they were rejected and gRPC logged each rejection as an
+   * uncaught exception. Called by the thread that closes Sluice, never on {@code scheduler}.
+   */
   @Override
   public void close() {
     closed = true;
     channel.shutdownNow();
+    try {
+      channel.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
