@@ -205,10 +205,10 @@ public final class XdsRuleClient implements AutoCloseable {
   }
 
   /**
-   * Cancels the stream and waits (up to {@link #CLOSE_WAIT}) for the channel to finish. The
-   * channel delivers its last callbacks on {@code scheduler}, which the root shuts down right
-   * after this returns: without the wait they were rejected and gRPC logged each rejection as an
-   * uncaught exception. Called by the thread that closes Sluice, never on {@code scheduler}.
+   * Cancels the stream and waits (up to {@link #CLOSE_WAIT}) for the channel to finish. The channel
+   * delivers its last callbacks on {@code scheduler}, which the root shuts down right after this
+   * returns: without the wait they were rejected and gRPC logged each rejection as an uncaught
+   * exception. Called by the thread that closes Sluice, never on {@code scheduler}.
    */
   @Override
   public void close() {
