@@ -101,7 +101,7 @@ public final class Planner {
     // An override bypasses the rules entirely: its descriptor's rule must not drop others.
     return descriptor.override().isPresent()
         ? null
-        : snapshot.match(domain, descriptor.entries()).orElse(null);
+        : snapshot.matchOrNull(domain, descriptor.entries());
   }
 
   /**

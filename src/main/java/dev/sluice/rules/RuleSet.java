@@ -113,12 +113,62 @@ public final class RuleSet {
     if (top == null || entries.isEmpty()) {
       return Optional.empty();
     }
+    return Optional.ofNullable(walk(top, entries, tracer));
+  }
+
+  /**
+   * {@link #match(String, List)} for the request path: the same match, or null where that is empty.
+   * No Optional, and a one-entry descriptor (the usual one) is matched without the walk's state, so
+   * the usual match allocates only its {@link Match} (issue 16).
+   */
+  public Match matchOrNull(String domain, List<Entry> entries) {
+    Map<String, KeyGroup> top = domains.get(domain);
+    if (top == null || entries.isEmpty()) {
+      return null;
+    }
+    return entries.size() == 1 ? matchOne(top, entries) : walk(top, entries, MatchTracer.NONE);
+  }
+
+  /** The backtracking walk from {@code top}; null when no branch takes every entry. */
+  private static Match walk(Map<String, KeyGroup> top, List<Entry> entries, MatchTracer tracer) {
     Walk walk = new Walk(entries, new DescriptorNode[entries.size()], tracer);
     if (!search(top, 0, walk)) {
-      return Optional.empty();
+      return null;
     }
     DescriptorNode[] path = walk.path();
-    return Optional.of(new Match(path[path.length - 1].rule, counterEntries(entries, path)));
+    return new Match(path[path.length - 1].rule, counterEntries(entries, path));
+  }
+
+  /**
+   * What {@link #walk} finds for a one-entry descriptor: with nothing to descend to, it takes the
+   * first candidate, in the walk's order, that ends a match.
+   */
+  private static Match matchOne(Map<String, KeyGroup> top, List<Entry> entries) {
+    Entry entry = entries.get(0);
+    KeyGroup group = top.get(entry.key());
+    if (group == null) {
+      return null;
+    }
+    DescriptorNode exact = group.exact().get(entry.value());
+    if (exact != null && exact.endsMatch()) {
+      return matchAt(exact, entries);
+    }
+    for (int candidate : group.index().candidates(entry.value())) {
+      Wildcard wildcard = group.wildcards().get(candidate);
+      if (wildcard.pattern().matches(entry.value()) && wildcard.node().endsMatch()) {
+        return matchAt(wildcard.node(), entries);
+      }
+    }
+    DescriptorNode keyOnly = group.keyOnly();
+    return keyOnly != null && keyOnly.endsMatch() ? matchAt(keyOnly, entries) : null;
+  }
+
+  /** The match of a one-entry descriptor that lands on {@code node}, as {@link #walk} builds it. */
+  private static Match matchAt(DescriptorNode node, List<Entry> entries) {
+    if (node.sharedValue == null) {
+      return new Match(node.rule, entries);
+    }
+    return new Match(node.rule, List.of(new Entry(entries.get(0).key(), node.sharedValue)));
   }
 
   /** One descriptor's search: its entries, the nodes chosen so far per level, the tracer. */

@@ -111,6 +111,8 @@ class RuleSetTest {
                 .formatted(pattern));
 
     assertThat(rules.match("wild", List.of(new Entry("k", value))).isPresent()).isEqualTo(matches);
+    assertThat(rules.matchOrNull("wild", List.of(new Entry("k", value))) != null)
+        .isEqualTo(matches);
   }
 
   /**
@@ -335,6 +337,7 @@ class RuleSetTest {
     Match match = SHARED.match("shared", entries(request)).orElseThrow();
 
     assertThat(match.counterEntries()).isEqualTo(entries(counterEntries));
+    assertThat(SHARED.matchOrNull("shared", entries(request))).isEqualTo(match);
   }
 
   @Test
@@ -343,6 +346,9 @@ class RuleSetTest {
     assertThat(PRECEDENCE.match("precedence", List.of())).isEmpty();
     assertThat(PRECEDENCE.match("precedence", entries("unknown=x"))).isEmpty();
     assertThat(RuleSet.empty().match("precedence", entries("k=abc"))).isEmpty();
+    assertThat(PRECEDENCE.matchOrNull("nope", entries("k=abc"))).isNull();
+    assertThat(PRECEDENCE.matchOrNull("precedence", List.of())).isNull();
+    assertThat(PRECEDENCE.matchOrNull("precedence", entries("unknown=x"))).isNull();
   }
 
   @Test
@@ -404,6 +410,7 @@ class RuleSetTest {
     List<MatchStep> steps = new ArrayList<>();
     Optional<Match> traced = rules.match(domain, entries(request), steps::add);
     assertThat(traced).isEqualTo(match);
+    assertThat(rules.matchOrNull(domain, entries(request))).isEqualTo(match.orElse(null));
     List<MatchStep> taken =
         steps.stream().filter(s -> s.outcome() == MatchStep.Outcome.MATCHED).toList();
     if (match.isPresent()) {
