@@ -46,6 +46,19 @@ public interface CountingAlgorithm {
   MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros);
 
   /**
+   * Charges {@code hit} to the stored counter {@code current} in place, when this algorithm's
+   * counter is mutable and the hit is charged (it fits, or any hit for {@link
+   * #chargesRefusedHits}): the usage {@link #takeInMemory} would report, without a new counter per
+   * hit (issue 16). Otherwise null, and {@code current} is unchanged: the caller takes the step and
+   * stores its next value. The caller holds the stripe lock that guards {@code current}, and every
+   * other read of a stored counter holds it too; {@link #takeInMemory} never changes {@code
+   * current}, so tentative steps (a request deciding before it charges) stay side-effect free.
+   */
+  default Usage chargeInPlace(MemoryCounter current, Hit hit, long nowMicros) {
+    return null;
+  }
+
+  /**
    * The state {@code current} (null when absent or expired) shows at {@code nowMicros}, changing
    * nothing.
    */

@@ -74,17 +74,36 @@ public final class FixedWindow implements CountingAlgorithm {
     long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
     long windowMillis = hit.limit().unit().millis();
     long index = index(nowMillis, windowMillis);
-    long before = current instanceof Window window && window.index() == index ? window.count() : 0;
-    Window next = new Window(index, saturatingAdd(before, hit.hits()), (index + 1) * windowMillis);
-    return new MemoryCounter.Step(next, usageOf(hit.limit(), next.count(), nowMillis));
+    long count = saturatingAdd(countIn(current, index), hit.hits());
+    Window next = new Window(index, count, (index + 1) * windowMillis);
+    return new MemoryCounter.Step(next, usageOf(hit.limit(), count, nowMillis));
+  }
+
+  /** Moves a stored window to the current one and counts in place. */
+  @Override
+  public Usage chargeInPlace(MemoryCounter current, Hit hit, long nowMicros) {
+    if (!(current instanceof Window window)) {
+      return null;
+    }
+    long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
+    long windowMillis = hit.limit().unit().millis();
+    long index = index(nowMillis, windowMillis);
+    long count = saturatingAdd(countIn(window, index), hit.hits());
+    window.set(index, count, (index + 1) * windowMillis);
+    return usageOf(hit.limit(), count, nowMillis);
+  }
+
+  /** The count {@code current} holds for the window {@code index}: 0 for another window. */
+  private static long countIn(MemoryCounter current, long index) {
+    return current instanceof Window window && window.index == index ? window.count : 0;
   }
 
   @Override
   public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
     long index = index(nowMillis, hit.limit().unit().millis());
-    boolean live = current instanceof Window window && window.index() == index;
-    long count = live ? ((Window) current).count() : 0;
+    boolean live = current instanceof Window window && window.index == index;
+    long count = countIn(current, index);
     return new CounterState(hit.key(), live, usageOf(hit.limit(), count, nowMillis));
   }
 
@@ -139,6 +158,29 @@ public final class FixedWindow implements CountingAlgorithm {
     return usage(countAfter, limit.requestsPerUnit(), untilEndMillis * 1000);
   }
 
-  /** One key's count in the window {@code index}. */
-  private record Window(long index, long count, long expiresAtMillis) implements MemoryCounter {}
+  /**
+   * One key's count in the window {@code index}. Mutable, so a hot key's hit writes three longs
+   * instead of allocating a window (issue 16): only {@link #chargeInPlace} changes a window, and
+   * only one the store holds, under the lock of its key's stripe, which every read of it holds too.
+   */
+  private static final class Window implements MemoryCounter {
+    private long index;
+    private long count;
+    private long expiresAtMillis;
+
+    Window(long index, long count, long expiresAtMillis) {
+      set(index, count, expiresAtMillis);
+    }
+
+    void set(long index, long count, long expiresAtMillis) {
+      this.index = index;
+      this.count = count;
+      this.expiresAtMillis = expiresAtMillis;
+    }
+
+    @Override
+    public long expiresAtMillis() {
+      return expiresAtMillis;
+    }
+  }
 }

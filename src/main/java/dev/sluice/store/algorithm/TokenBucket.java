@@ -43,6 +43,20 @@ public final class TokenBucket implements CountingAlgorithm {
     return new MemoryCounter.Step(next, take.usage());
   }
 
+  /** Refills a stored bucket and takes from it in place, when the take fits. */
+  @Override
+  public Usage chargeInPlace(MemoryCounter current, Hit hit, long nowMicros) {
+    if (!(current instanceof Bucket bucket)) {
+      return null;
+    }
+    TokenBucketState.Take take = bucket.state().take(hit.limit(), hit.hits(), nowMicros);
+    if (take.usage().overLimit()) {
+      return null; // refused, so not charged: the stored bucket stays as it was
+    }
+    bucket.set(take.state(), CountingAlgorithm.epochMillis(nowMicros) + take.ttlMillis());
+    return take.usage();
+  }
+
   @Override
   public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     Usage usage = stateOf(current, hit.limit(), nowMicros).take(hit.limit(), 0, nowMicros).usage();
@@ -107,6 +121,35 @@ public final class TokenBucket implements CountingAlgorithm {
         : TokenBucketState.full(limit, nowMicros);
   }
 
-  /** One key's bucket, kept until it would be full again. */
-  private record Bucket(TokenBucketState state, long expiresAtMillis) implements MemoryCounter {}
+  /**
+   * One key's bucket, kept until it would be full again. Mutable, so a hot key's take writes its
+   * state instead of allocating a bucket (issue 16): only {@link #chargeInPlace} changes a bucket,
+   * and only one the store holds, under the lock of its key's stripe, which every read of it holds
+   * too.
+   */
+  private static final class Bucket implements MemoryCounter {
+    private double tokens;
+    private long atMicros;
+    private long expiresAtMillis;
+
+    Bucket(TokenBucketState state, long expiresAtMillis) {
+      set(state, expiresAtMillis);
+    }
+
+    void set(TokenBucketState state, long expiresAtMillis) {
+      this.tokens = state.tokens();
+      this.atMicros = state.atMicros();
+      this.expiresAtMillis = expiresAtMillis;
+    }
+
+    /** The state as a value, built on each call: short-lived, for one take or read. */
+    TokenBucketState state() {
+      return new TokenBucketState(tokens, atMicros);
+    }
+
+    @Override
+    public long expiresAtMillis() {
+      return expiresAtMillis;
+    }
+  }
 }

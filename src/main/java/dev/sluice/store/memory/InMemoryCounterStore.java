@@ -20,7 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 
 /**
- * Every algorithm in this process, in a {@link CounterTable} of immutable counter values. A
+ * Every algorithm in this process, in a {@link CounterTable} of counter values, which a charge
+ * updates in place under its key's stripe lock ({@link CountingAlgorithm#chargeInPlace}). A
  * request's whole {@link Charge} is one critical section: it holds the lock stripes of all its keys
  * (ascending, so two requests never deadlock), reads, decides and writes ({@link LockedCharge}).
  * Per-key {@code compute} was enough while each hit stood alone; several limits on one descriptor
@@ -234,13 +235,14 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
     int[] held = {stripeOf(hit.key())};
     lock(held);
-    MemoryCounter counter;
+    CounterState state;
     try {
-      counter = live(counters.get(hit.key()), nowMicros);
+      // Read under the lock: a stored counter is updated in place by the requests charging it.
+      state = read(hit, live(counters.get(hit.key()), nowMicros), nowMicros);
     } finally {
       unlock(held);
     }
-    return CompletableFuture.completedFuture(read(hit, counter, nowMicros));
+    return CompletableFuture.completedFuture(state);
   }
 
   @Override

@@ -70,11 +70,8 @@ final class LockedCharge {
       for (int i = 0; i < groups.get(g).hits().size(); i++) {
         Hit hit = groups.get(g).hits().get(i);
         if (charged[g][i]) {
-          MemoryCounter.Step step =
-              CountingAlgorithm.of(hit.limit().algorithm())
-                  .takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
-          counters.put(hit.key(), step.next());
-          answers.add(step.usage());
+          answers.add(
+              charge(CountingAlgorithm.of(hit.limit().algorithm()), hit, counters, nowMicros));
         } else {
           answers.add(uncharged(hit, first[g][i], counters, nowMicros));
         }
@@ -119,13 +116,32 @@ final class LockedCharge {
 
   private static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
-    MemoryCounter.Step step =
-        algorithm.takeInMemory(counters.get(hit.key(), nowMicros), hit, nowMicros);
+    MemoryCounter current = counters.get(hit.key(), nowMicros);
+    Usage inPlace = current == null ? null : algorithm.chargeInPlace(current, hit, nowMicros);
+    if (inPlace != null) {
+      return inPlace;
+    }
+    MemoryCounter.Step step = algorithm.takeInMemory(current, hit, nowMicros);
     if (!step.usage().overLimit() || algorithm.chargesRefusedHits()) {
       counters.put(hit.key(), step.next());
       return step.usage();
     }
     return uncharged(hit, step.usage(), counters, nowMicros);
+  }
+
+  /**
+   * Charges {@code hit} whether or not it fits: in place when its algorithm can, as pass two does.
+   */
+  private static Usage charge(
+      CountingAlgorithm algorithm, Hit hit, Counters counters, long nowMicros) {
+    MemoryCounter current = counters.get(hit.key(), nowMicros);
+    Usage inPlace = current == null ? null : algorithm.chargeInPlace(current, hit, nowMicros);
+    if (inPlace != null) {
+      return inPlace;
+    }
+    MemoryCounter.Step step = algorithm.takeInMemory(current, hit, nowMicros);
+    counters.put(hit.key(), step.next());
+    return step.usage();
   }
 
   /**

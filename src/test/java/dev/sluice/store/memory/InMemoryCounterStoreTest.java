@@ -199,4 +199,25 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
     assertThat(store.size()).as("not swept: never started").isEqualTo(1);
     assertThat(acquireOne(store, hit).overLimit()).as("counted afresh").isFalse();
   }
+
+  /** Counters are charged in place (issue 16): what an inspect or a usage read stays as read. */
+  @Test
+  void chargesInPlace_earlierReadsAndUsages_keepTheValuesTheyRead() {
+    Hit fixedHit = new Hit(key("in-place-fw"), fixed(10, Unit.MINUTE), 1);
+    Hit bucketHit = new Hit(key("in-place-tb"), bucket(10, Unit.MINUTE, 10), 1);
+    Usage firstFixed = acquireOne(store, fixedHit);
+    Usage firstBucket = acquireOne(store, bucketHit);
+    var inspected = store.inspect(fixedHit).join();
+    acquireOne(store, fixedHit);
+    acquireOne(store, bucketHit);
+    var bucketRead = store.inspect(bucketHit).join();
+    clock.advance(Duration.ofMinutes(1));
+    Usage nextWindow = acquireOne(store, fixedHit);
+
+    assertThat(firstFixed.countAfter()).isEqualTo(1);
+    assertThat(firstBucket.remaining()).isEqualTo(9);
+    assertThat(inspected.usage().countAfter()).isEqualTo(1);
+    assertThat(nextWindow.countAfter()).as("the stored window moved on").isEqualTo(1);
+    assertThat(bucketRead.usage().remaining()).isEqualTo(8);
+  }
 }
