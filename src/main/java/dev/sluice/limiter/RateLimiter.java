@@ -121,16 +121,34 @@ public final class RateLimiter {
       return CompletableFuture.completedFuture(
           finish(call.domain(), plans, List.of(), Plan.Source.STORE));
     }
+    return charge(call.domain(), plans, charge);
+  }
+
+  /**
+   * The ONE store call: answered on this thread when the store can ({@link
+   * CounterStore#tryAcquireNow}, the memory store, without a future of its own), else through its
+   * future, finished on {@link StoreChoice#completions}.
+   */
+  private CompletableFuture<Decision> charge(String domain, List<Plan> plans, Charge charge) {
+    List<Usage> now;
+    try {
+      now = stores.primary().tryAcquireNow(charge);
+    } catch (RuntimeException failure) {
+      return onStoreFailure(domain, plans, failure);
+    }
+    if (now != null) {
+      return CompletableFuture.completedFuture(finish(domain, plans, now, Plan.Source.STORE));
+    }
     CompletableFuture<List<Usage>> stored = stores.primary().acquire(charge);
     if (stored.isDone() && !stored.isCompletedExceptionally()) {
-      // A store that answered on this thread (memory): nothing to wait for, nothing to hand off.
+      // Answered before returning all the same: nothing to wait for, nothing to hand off.
       return CompletableFuture.completedFuture(
-          finish(call.domain(), plans, stored.join(), Plan.Source.STORE));
+          finish(domain, plans, stored.join(), Plan.Source.STORE));
     }
     return stored
         .thenApplyAsync(
-            usages -> finish(call.domain(), plans, usages, Plan.Source.STORE), stores.completions())
-        .exceptionallyCompose(failure -> onStoreFailure(call.domain(), plans, failure));
+            usages -> finish(domain, plans, usages, Plan.Source.STORE), stores.completions())
+        .exceptionallyCompose(failure -> onStoreFailure(domain, plans, failure));
   }
 
   /** No hit in any group: {@code charge.hits().isEmpty()}, without building the list. */

@@ -34,6 +34,18 @@ public interface CounterStore extends AutoCloseable {
   CompletableFuture<List<Usage>> acquire(Charge charge);
 
   /**
+   * {@link #acquire(Charge)} answered on the calling thread, for a store that can (memory): the
+   * same usages, without a future to carry them (issue 16). Null when the store must answer later,
+   * and then nothing was charged or recorded: the caller calls {@link #acquire(Charge)}. The
+   * default, for a store across a network, is always null.
+   *
+   * @throws StoreException when the backend cannot answer; then no usage is reported for any hit
+   */
+  default List<Usage> tryAcquireNow(Charge charge) {
+    return null;
+  }
+
+  /**
    * Reads the counter of {@code hit} (its hits are ignored) without changing or creating it. For
    * operators, not for the request path.
    */

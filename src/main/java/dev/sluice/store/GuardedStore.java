@@ -135,6 +135,33 @@ public final class GuardedStore implements CounterStore {
     return result.whenComplete((usages, failure) -> completed(start, failure));
   }
 
+  /**
+   * The delegate's {@link CounterStore#tryAcquireNow} under the same breaker and with the same
+   * store-call metrics as {@link #acquire}. Null, with nothing recorded, when the breaker refuses
+   * the call (then {@link #acquire} answers it, failing as it does) or the delegate must go async
+   * (the breaker's permission is given back for {@link #acquire} to take).
+   */
+  @Override
+  public List<Usage> tryAcquireNow(Charge charge) {
+    if (!breaker.tryAcquirePermission()) {
+      return null;
+    }
+    long start = System.nanoTime();
+    List<Usage> usages;
+    try {
+      usages = delegate.tryAcquireNow(charge);
+    } catch (RuntimeException e) {
+      completed(start, e);
+      throw e;
+    }
+    if (usages == null) {
+      breaker.releasePermission();
+      return null;
+    }
+    completed(start, null);
+    return usages;
+  }
+
   private static Throwable failureOf(CompletableFuture<?> done) {
     try {
       done.join();

@@ -211,6 +211,55 @@ class GuardedStoreTest {
     }
   }
 
+  /**
+   * The synchronous path is accounted exactly as {@link GuardedStore#acquire}: the same calls, one
+   * store through each path as the limiter uses it (null: acquire), end in the same breaker state
+   * with the same store-call, error, shed and transition series (latencies aside).
+   */
+  @Test
+  void tryAcquireNow_sameCallsAsAcquire_sameBreakerStateAndMetrics() throws IOException {
+    SluiceMetrics viaAcquire = new SluiceMetrics(new PrometheusRegistry());
+    SluiceMetrics viaNow = new SluiceMetrics(new PrometheusRegistry());
+    try (GuardedStore async =
+            new GuardedStore(backend, BreakerConfig.defaults(), viaAcquire, clock);
+        GuardedStore now = new GuardedStore(backend, BreakerConfig.defaults(), viaNow, clock)) {
+      StoreException[] phases = {
+        null, new StoreShedException("shed: store queue full: 1 hits"), timeout(), null
+      };
+      for (StoreException failure : phases) {
+        backend.failure = failure;
+        for (int i = 0; i < 25; i++) {
+          boolean asyncFailed = async.acquire(HITS).isCompletedExceptionally();
+          assertThat(acquireNowFails(now)).isEqualTo(asyncFailed);
+          assertThat(now.state()).isEqualTo(async.state());
+        }
+      }
+      backend.failure = null;
+      assertThat(now.state()).isEqualTo("open");
+      assertThat(withoutLatencies(scrape(viaNow))).isEqualTo(withoutLatencies(scrape(viaAcquire)));
+    }
+  }
+
+  /** As the limiter calls it: the synchronous answer, else acquire. */
+  private static boolean acquireNowFails(GuardedStore guarded) {
+    Charge charge = Charge.independent(HITS);
+    try {
+      return guarded.tryAcquireNow(charge) == null
+          && guarded.acquire(charge).isCompletedExceptionally();
+    } catch (StoreException e) {
+      return true;
+    }
+  }
+
+  /** Sluice's own series, without the latencies, which differ from call to call. */
+  private static String withoutLatencies(String text) {
+    return text.lines()
+        .filter(line -> line.startsWith("sluice_"))
+        .filter(line -> !line.startsWith("sluice_store_duration_seconds_bucket"))
+        .filter(line -> !line.startsWith("sluice_store_duration_seconds_sum"))
+        .collect(java.util.stream.Collectors.joining("\n"));
+  }
+
   private static String scrape(SluiceMetrics metrics) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     metrics.writeText(out);
@@ -233,6 +282,17 @@ class GuardedStoreTest {
         return CompletableFuture.failedFuture(failure);
       }
       return up ? store.acquire(charge) : CompletableFuture.failedFuture(down());
+    }
+
+    @Override
+    public List<Usage> tryAcquireNow(Charge charge) {
+      if (failure != null) {
+        throw failure;
+      }
+      if (!up) {
+        throw down();
+      }
+      return store.tryAcquireNow(charge);
     }
 
     @Override
