@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param statuses one per request descriptor, in request order
  */
-public record Decision(Code overall, List<DescriptorDecision> statuses) {
+public record Decision(Code overall, List<DescriptorDecision> statuses) implements Answer {
   public Decision {
     Objects.requireNonNull(overall, "overall");
     statuses = List.copyOf(statuses);

@@ -110,16 +110,24 @@ public final class RateLimiter {
    * and the failure mode is {@link FailureMode#ERROR}; nothing is thrown directly.
    */
   public CompletableFuture<Decision> decide(RateLimitCall call) {
+    return answer(call).future();
+  }
+
+  /**
+   * Decides {@code call} as {@link #decide} does, answering with the decision itself when it was
+   * made on the calling thread: no future for the usual in-process decision. A {@link Answer.Later}
+   * completes as {@link #decide}'s future.
+   */
+  public Answer answer(RateLimitCall call) {
     RuleSet snapshot = rules.get();
     if (!snapshot.hasDomain(call.domain())) {
       unknownDomains.seen(call.domain(), call.descriptors().size());
-      return CompletableFuture.completedFuture(notLimited(call.descriptors().size()));
+      return notLimited(call.descriptors().size());
     }
     List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
     Charge charge = chargeOf(plans, Plan.Counted::hits);
     if (nothingToCharge(charge)) {
-      return CompletableFuture.completedFuture(
-          finish(call.domain(), plans, List.of(), Plan.Source.STORE));
+      return finish(call.domain(), plans, List.of(), Plan.Source.STORE);
     }
     return charge(call.domain(), plans, charge);
   }
@@ -129,26 +137,26 @@ public final class RateLimiter {
    * CounterStore#tryAcquireNow}, the memory store, without a future of its own), else through its
    * future, finished on {@link StoreChoice#completions}.
    */
-  private CompletableFuture<Decision> charge(String domain, List<Plan> plans, Charge charge) {
+  private Answer charge(String domain, List<Plan> plans, Charge charge) {
     List<Usage> now;
     try {
       now = stores.primary().tryAcquireNow(charge);
     } catch (RuntimeException failure) {
-      return onStoreFailure(domain, plans, failure);
+      return new Answer.Later(onStoreFailure(domain, plans, failure));
     }
     if (now != null) {
-      return CompletableFuture.completedFuture(finish(domain, plans, now, Plan.Source.STORE));
+      return finish(domain, plans, now, Plan.Source.STORE);
     }
     CompletableFuture<List<Usage>> stored = stores.primary().acquire(charge);
     if (stored.isDone() && !stored.isCompletedExceptionally()) {
       // Answered before returning all the same: nothing to wait for, nothing to hand off.
-      return CompletableFuture.completedFuture(
-          finish(domain, plans, stored.join(), Plan.Source.STORE));
+      return finish(domain, plans, stored.join(), Plan.Source.STORE);
     }
-    return stored
-        .thenApplyAsync(
-            usages -> finish(domain, plans, usages, Plan.Source.STORE), stores.completions())
-        .exceptionallyCompose(failure -> onStoreFailure(domain, plans, failure));
+    return new Answer.Later(
+        stored
+            .thenApplyAsync(
+                usages -> finish(domain, plans, usages, Plan.Source.STORE), stores.completions())
+            .exceptionallyCompose(failure -> onStoreFailure(domain, plans, failure)));
   }
 
   /** No hit in any group: {@code charge.hits().isEmpty()}, without building the list. */

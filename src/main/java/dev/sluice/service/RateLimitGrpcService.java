@@ -3,6 +3,7 @@ package dev.sluice.service;
 import dev.sluice.capture.RequestCapture;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.RequestLimits;
+import dev.sluice.limiter.Answer;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.RateLimitCall;
@@ -117,10 +118,17 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
       RateLimitRequest request, StreamObserver<RateLimitResponse> responses) {
     long start = System.nanoTime();
     DecisionSpan span = tracing.startDecision(request.getDomain(), request.getDescriptorsCount());
-    CompletableFuture<Decision> decided;
+    Answer answer;
     try (Scope scope = span.activate()) {
-      decided = decide(request);
+      answer = answer(request);
     }
+    if (answer instanceof Decision decision) {
+      // Decided on this thread (the memory store): answer now, without a future or a stage.
+      recordDecided(span, decision, start);
+      respond(request, decision, responses);
+      return;
+    }
+    CompletableFuture<Decision> decided = answer.future();
     if (decided.isDone() && !decided.isCompletedExceptionally()) {
       // Decided on this thread (the memory store): answer now, without a stage and its lambda.
       Decision decision = decided.join();
@@ -158,12 +166,17 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
    * fails with {@link InvalidRequestException} for a bad request.
    */
   public CompletableFuture<Decision> decide(RateLimitRequest request) {
+    return answer(request).future();
+  }
+
+  /** {@link #decide}, with the decision itself when it was made on this thread. */
+  private Answer answer(RateLimitRequest request) {
     try {
       RateLimitCall call = mapping.toCall(request);
       capture.offer(call);
-      return limiter.decide(call);
+      return limiter.answer(call);
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+      return new Answer.Later(CompletableFuture.failedFuture(e));
     }
   }
 

@@ -592,6 +592,32 @@ class RateLimiterTest {
     assertThat(decision.statuses()).containsExactly(DescriptorDecision.UNLIMITED);
   }
 
+  @Test
+  void answer_memoryStore_isTheDecisionItselfFromOneStoreCall() {
+    Answer answer = limiter.answer(call("api", descriptor("user=alice")));
+
+    assertThat(answer).isInstanceOf(Decision.class);
+    assertThat(((Decision) answer).statuses())
+        .extracting(DescriptorDecision::remaining)
+        .containsExactly(4L);
+    assertThat(store.calls).hasSize(1);
+  }
+
+  @Test
+  void answer_storeAnswersLater_isLaterAndCompletesWithTheDecision() {
+    CompletableFuture<List<Usage>> pending = new CompletableFuture<>();
+    RateLimiter waiting = limiterOf(() -> RULES, new LaterStore(pending), Algorithm.FIXED_WINDOW);
+
+    Answer answer = waiting.answer(call("api", descriptor("user=alice")));
+
+    assertThat(answer).isInstanceOf(Answer.Later.class);
+    assertThat(answer.future()).isNotDone();
+    pending.complete(List.of(new Usage(false, 2, 1_000_000, 3)));
+    assertThat(answer.future().join().statuses())
+        .extracting(DescriptorDecision::remaining)
+        .containsExactly(2L);
+  }
+
   // --- helpers -------------------------------------------------------------------------------
 
   private static RateLimiter limiterOf(
@@ -649,6 +675,16 @@ class RateLimiterTest {
       return delegate.acquire(charge);
     }
 
+    /** The memory store's own path, as the limiter takes it: one call, counted the same. */
+    @Override
+    public List<Usage> tryAcquireNow(Charge charge) {
+      List<Usage> usages = delegate.tryAcquireNow(charge);
+      if (usages != null) {
+        calls.add(charge.hits());
+      }
+      return usages;
+    }
+
     @Override
     public CompletableFuture<CounterState> inspect(Hit hit) {
       return delegate.inspect(hit);
@@ -675,11 +711,46 @@ class RateLimiterTest {
     }
   }
 
+  /** A store across a network: never answers on the calling thread, acquire answers later. */
+  private record LaterStore(CompletableFuture<List<Usage>> answer) implements CounterStore {
+    @Override
+    public CompletableFuture<List<Usage>> acquire(Charge charge) {
+      return answer;
+    }
+
+    @Override
+    public CompletableFuture<CounterState> inspect(Hit hit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<CounterState> reset(Hit hit) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void ping() {}
+
+    @Override
+    public String kind() {
+      return "later";
+    }
+
+    @Override
+    public void close() {}
+  }
+
   /** A store whose backend is down: every call fails the way the Redis store's does. */
   private record FailingStore(StoreException failure) implements CounterStore {
     @Override
     public CompletableFuture<List<Usage>> acquire(Charge charge) {
       return CompletableFuture.failedFuture(failure);
+    }
+
+    /** Thrown on the calling thread, as a store answering there fails. */
+    @Override
+    public List<Usage> tryAcquireNow(Charge charge) {
+      throw failure;
     }
 
     @Override
