@@ -78,6 +78,23 @@ public final class ConsistencyRouter implements CounterStore {
             });
   }
 
+  /**
+   * A charge of only exact hits, answered by the shared store on the calling thread when it can
+   * (memory); null otherwise, as {@link #acquire} then routes it. Without this the limiter's
+   * synchronous path never reached the store behind the router, which every served stack has.
+   */
+  @Override
+  public List<Usage> tryAcquireNow(Charge charge) {
+    return exact.answersOnCallingThread() && allExact(charge.hits())
+        ? exact.tryAcquireNow(charge)
+        : null;
+  }
+
+  @Override
+  public boolean answersOnCallingThread() {
+    return exact.answersOnCallingThread();
+  }
+
   private static boolean allExact(List<Hit> hits) {
     for (Hit hit : hits) {
       if (hit.limit().consistency() != Consistency.EXACT) {

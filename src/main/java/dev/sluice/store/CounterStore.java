@@ -46,6 +46,14 @@ public interface CounterStore extends AutoCloseable {
   }
 
   /**
+   * Whether {@link #tryAcquireNow} can answer at all, fixed for the store's life: a wrapper asks
+   * before doing its own per-call work (a breaker permission) for an answer that will never come.
+   */
+  default boolean answersOnCallingThread() {
+    return false;
+  }
+
+  /**
    * Reads the counter of {@code hit} (its hits are ignored) without changing or creating it. For
    * operators, not for the request path.
    */

@@ -143,7 +143,8 @@ public final class GuardedStore implements CounterStore {
    */
   @Override
   public List<Usage> tryAcquireNow(Charge charge) {
-    if (!breaker.tryAcquirePermission()) {
+    // A network store never answers here: no permission to take and hand back on every request.
+    if (!delegate.answersOnCallingThread() || !breaker.tryAcquirePermission()) {
       return null;
     }
     long start = System.nanoTime();
@@ -160,6 +161,11 @@ public final class GuardedStore implements CounterStore {
     }
     completed(start, null);
     return usages;
+  }
+
+  @Override
+  public boolean answersOnCallingThread() {
+    return delegate.answersOnCallingThread();
   }
 
   private static Throwable failureOf(CompletableFuture<?> done) {

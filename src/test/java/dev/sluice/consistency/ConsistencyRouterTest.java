@@ -7,6 +7,7 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
+import dev.sluice.store.Charge;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.LocalView;
@@ -61,6 +62,25 @@ class ConsistencyRouterTest {
     assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(42);
     synced.close(); // flushes the synced delta into the shared counter the exact hits use
     assertThat(exact.inspect(hits.get(1)).join().usage().countAfter()).isEqualTo(45);
+  }
+
+  @Test
+  void tryAcquireNow_exactHitsOnTheMemoryStore_answeredOnTheCallingThread() {
+    Hit hit = new Hit("fw|60|now", EXACT, 5);
+
+    List<Usage> usages = router.tryAcquireNow(Charge.independent(List.of(hit)));
+
+    assertThat(router.answersOnCallingThread()).isTrue();
+    assertThat(usages).extracting(Usage::countAfter).containsExactly(5L);
+    assertThat(exact.inspect(hit).join().usage().countAfter()).isEqualTo(5);
+  }
+
+  @Test
+  void tryAcquireNow_aSyncedHit_leftToAcquireWithNothingCharged() {
+    Hit hit = new Hit("fw|60|later", EXACT.withConsistency(Consistency.SYNCED), 5);
+
+    assertThat(router.tryAcquireNow(Charge.independent(List.of(hit)))).isNull();
+    assertThat(exact.inspect(new Hit("fw|60|later", EXACT, 0)).join().exists()).isFalse();
   }
 
   @Test

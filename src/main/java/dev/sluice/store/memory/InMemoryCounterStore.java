@@ -96,6 +96,11 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
 
   /** Always answers: the charge runs on the calling thread. */
   @Override
+  public boolean answersOnCallingThread() {
+    return true;
+  }
+
+  @Override
   public List<Usage> tryAcquireNow(Charge charge) {
     // Read once into a long: an Instant passed down the charge escaped and cost 24 bytes a request.
     long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
