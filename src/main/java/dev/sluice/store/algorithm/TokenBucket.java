@@ -49,12 +49,18 @@ public final class TokenBucket implements CountingAlgorithm {
     if (!(current instanceof Bucket bucket)) {
       return null;
     }
-    TokenBucketState.Take take = bucket.state().take(hit.limit(), hit.hits(), nowMicros);
-    if (take.usage().overLimit()) {
+    // TokenBucketState.take's steps on the stored values: no state or take object per hit.
+    Limit limit = hit.limit();
+    double available = TokenBucketState.available(bucket.tokens, bucket.atMicros, limit, nowMicros);
+    if (hit.hits() > available) {
       return null; // refused, so not charged: the stored bucket stays as it was
     }
-    bucket.set(take.state(), CountingAlgorithm.epochMillis(nowMicros) + take.ttlMillis());
-    return take.usage();
+    double left = available - hit.hits();
+    bucket.set(
+        left,
+        nowMicros,
+        CountingAlgorithm.epochMillis(nowMicros) + TokenBucketState.ttlMillis(limit, left));
+    return TokenBucketState.usage(limit, hit.hits(), true, left);
   }
 
   @Override
@@ -133,12 +139,12 @@ public final class TokenBucket implements CountingAlgorithm {
     private long expiresAtMillis;
 
     Bucket(TokenBucketState state, long expiresAtMillis) {
-      set(state, expiresAtMillis);
+      set(state.tokens(), state.atMicros(), expiresAtMillis);
     }
 
-    void set(TokenBucketState state, long expiresAtMillis) {
-      this.tokens = state.tokens();
-      this.atMicros = state.atMicros();
+    void set(double tokens, long atMicros, long expiresAtMillis) {
+      this.tokens = tokens;
+      this.atMicros = atMicros;
       this.expiresAtMillis = expiresAtMillis;
     }
 

@@ -32,29 +32,58 @@ public record TokenBucketState(double tokens, long atMicros) {
    * that waits for it does not retry at once.
    */
   public Take take(Limit limit, long hits, long nowMicros) {
-    double capacity = limit.burst();
-    double ratePerMicro = limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
-    long elapsed = Math.max(0, nowMicros - atMicros);
-    double available = Math.min(capacity, tokens + elapsed * ratePerMicro);
+    double available = available(tokens, atMicros, limit, nowMicros);
     boolean allowed = hits <= available;
     double left = allowed ? available - hits : available;
+    return new Take(
+        new TokenBucketState(left, nowMicros),
+        usage(limit, hits, allowed, left),
+        ttlMillis(limit, left));
+  }
+
+  /**
+   * The tokens a bucket that held {@code tokens} at {@code atMicros} holds at {@code nowMicros}:
+   * refilled for the time elapsed, up to the burst. With {@link #usage} and {@link #ttlMillis}, the
+   * steps of {@link #take} on plain values, so the memory store can take from a stored bucket
+   * without a state and a take per hit (issue 16).
+   */
+  static double available(double tokens, long atMicros, Limit limit, long nowMicros) {
+    long elapsed = Math.max(0, nowMicros - atMicros);
+    return Math.min(limit.burst(), tokens + elapsed * ratePerMicro(limit));
+  }
+
+  /**
+   * What a take of {@code hits} reports when it leaves {@code left} tokens ({@code allowed}: it
+   * took them; else it took nothing).
+   */
+  static Usage usage(Limit limit, long hits, boolean allowed, double left) {
+    double capacity = limit.burst();
+    double ratePerMicro = ratePerMicro(limit);
     long windowMicros = limit.unit().seconds() * 1_000_000L;
-    long untilFull = microsUntil(capacity - left, ratePerMicro, windowMicros);
     long untilReset;
     if (hits > capacity) {
       // No wait lets it through; a whole bucket's refill time, never 0 (issue 11.10).
       untilReset = microsUntil(capacity, ratePerMicro, windowMicros);
     } else if (allowed) {
-      untilReset = untilFull;
+      untilReset = microsUntil(capacity - left, ratePerMicro, windowMicros);
     } else {
       untilReset = microsUntil(hits - left, ratePerMicro, windowMicros);
     }
     long whole = (long) Math.floor(left);
     long countAfter = (long) capacity - whole + (allowed ? 0 : hits);
-    Usage usage = new Usage(!allowed, whole, untilReset, countAfter);
+    return new Usage(!allowed, whole, untilReset, countAfter);
+  }
+
+  /** How long to keep a bucket holding {@code left} tokens: until it is full again. */
+  static long ttlMillis(Limit limit, double left) {
+    long windowMicros = limit.unit().seconds() * 1_000_000L;
+    long untilFull = microsUntil(limit.burst() - left, ratePerMicro(limit), windowMicros);
     // In doubles, as the script computes it, so both keep a bucket to the same millisecond.
-    long ttlMillis = (long) Math.max(1, Math.floor(((double) untilFull + 999) / 1000));
-    return new Take(new TokenBucketState(left, nowMicros), usage, ttlMillis);
+    return (long) Math.max(1, Math.floor(((double) untilFull + 999) / 1000));
+  }
+
+  private static double ratePerMicro(Limit limit) {
+    return limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
   }
 
   /**

@@ -2,11 +2,14 @@ package dev.sluice.store.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterStoreContract;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
+import dev.sluice.store.algorithm.CountingAlgorithm;
+import dev.sluice.store.algorithm.TokenBucketState;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -139,6 +142,45 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
     assertThat(afterRefill.overLimit()).isFalse();
     assertThat(afterRefill.remaining()).isEqualTo(1);
     assertThat(afterRefill.untilReset()).isEqualTo(Duration.ofMillis(850));
+  }
+
+  /**
+   * A stored bucket is taken from in place, on plain values; the answers must be, to the
+   * microsecond, those of {@link TokenBucketState#take} chained from a full bucket, through
+   * refusals, partial refills and a refill to full.
+   */
+  @Test
+  void tokenBucket_takenInPlace_answersAsThePureTakeStepByStep() {
+    Limit limit = bucket(7, Unit.SECOND, 5);
+    Hit one = new Hit(key("twin"), limit, 1);
+    long[][] steps = { // {microseconds to advance, hits}
+      {0, 1},
+      {0, 3},
+      {0, 2},
+      {1, 1},
+      {90_000, 1},
+      {142_857, 1},
+      {13, 2},
+      {400_001, 3},
+      {0, 0},
+      {5_000_000, 4},
+      {1, 5},
+      {999, 1}
+    };
+    long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
+    TokenBucketState pure = TokenBucketState.full(limit, nowMicros);
+    for (long[] step : steps) {
+      clock.advance(Duration.ofNanos(step[0] * 1000));
+      nowMicros += step[0];
+      Hit hit = new Hit(one.key(), limit, step[1]);
+      TokenBucketState.Take expected = pure.take(limit, hit.hits(), nowMicros);
+      if (!expected.usage().overLimit()) {
+        pure = expected.state();
+      }
+      assertThat(acquireOne(store, hit))
+          .as("after %d us, %d hits", step[0], step[1])
+          .isEqualTo(expected.usage());
+    }
   }
 
   @Test
