@@ -90,6 +90,14 @@ public final class ConsistencyRouter implements CounterStore {
         : null;
   }
 
+  /** {@link #tryAcquireNow} of one hit: the shared store's answer when the hit is exact. */
+  @Override
+  public Usage tryChargeAloneNow(Hit hit) {
+    return exact.answersOnCallingThread() && hit.limit().consistency() == Consistency.EXACT
+        ? exact.tryChargeAloneNow(hit)
+        : null;
+  }
+
   @Override
   public boolean answersOnCallingThread() {
     return exact.answersOnCallingThread();

@@ -62,45 +62,43 @@ sealed interface Plan
 
   /**
    * The hits to charge against a rule (one limit, or a {@code rate_limits} list) or a client's
-   * override.
+   * override. Holds what the store's {@link Charge.Group} is made of, not the group: the usual
+   * request, one descriptor with one limit, is charged without one ({@code
+   * CounterStore#tryChargeAloneNow}), so only a request that needs a charge builds it ({@link
+   * #group(List, RequestVotes)}).
    *
-   * @param group how the store sees this descriptor: the key tag every counter's key extends, one
-   *     hit per limit in list order, the policy, and the vote it has when no other descriptor of
-   *     the request changes it ({@link #group(List, RequestVotes)}); handed to the store as is in
-   *     the usual request, so a request builds it once
-   * @param counters how each limit of the group's hits is reported and recorded, at the same index
+   * @param tag the key tag every counter's key extends ({@link Charge.Group#tag})
+   * @param hits one hit per limit, in list order; never empty
+   * @param policy how the store charges the hits
+   * @param counters how each limit of {@code hits} is reported and recorded, at the same index
    * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
    * @param entries the request descriptor's own entries, for a {@link DecisionListener}
    */
-  record Counted(Charge.Group group, List<Counter> counters, RuleFlags flags, List<Entry> entries)
+  record Counted(
+      String tag,
+      List<Hit> hits,
+      Charge.Policy policy,
+      List<Counter> counters,
+      RuleFlags flags,
+      List<Entry> entries)
       implements Plan {
     public Counted {
-      Objects.requireNonNull(group, "group");
+      Objects.requireNonNull(tag, "tag");
+      hits = List.copyOf(hits);
+      Objects.requireNonNull(policy, "policy");
       counters = List.copyOf(counters);
-      if (group.hits().isEmpty()) {
+      if (hits.isEmpty()) {
         throw new IllegalArgumentException("a counted descriptor has at least one limit");
       }
-      if (group.hits().size() != counters.size()) {
+      if (hits.size() != counters.size()) {
         throw new IllegalArgumentException(
-            group.hits().size() + " hits for " + counters.size() + " limits");
+            hits.size() + " hits for " + counters.size() + " limits");
+      }
+      if (policy == Charge.Policy.EACH && hits.size() > 1) {
+        throw new IllegalArgumentException("several limits are charged together, not each");
       }
       Objects.requireNonNull(flags, "flags");
       entries = List.copyOf(entries);
-    }
-
-    /** The key tag every counter's key extends ({@link Charge.Group#tag}). */
-    String tag() {
-      return group.tag();
-    }
-
-    /** One hit per limit, in list order; never empty. */
-    List<Hit> hits() {
-      return group.hits();
-    }
-
-    /** How the store charges the hits. */
-    Charge.Policy policy() {
-      return group.policy();
     }
 
     /** Every limit, in counter order: the policies reported back. */
@@ -122,19 +120,15 @@ sealed interface Plan
 
     /** The hit of {@link #first}. */
     Hit firstHit() {
-      return group.hits().get(0);
+      return hits.get(0);
     }
 
     /**
      * How the store sees this descriptor in a request with {@code votes}, with {@code hits} (its
-     * own, or shares of them): the plan's own group when neither differs, the usual case.
+     * own, or shares of them).
      */
     Charge.Group group(List<Hit> hits, RequestVotes votes) {
-      Charge.Vote vote = vote(votes);
-      if (hits == group.hits() && vote == group.vote()) {
-        return group;
-      }
-      return new Charge.Group(group.tag(), hits, group.policy(), vote, false);
+      return new Charge.Group(tag, hits, policy, vote(votes), false);
     }
 
     /** How this descriptor's refusal counts towards refusing the request ({@link Verdict}). */

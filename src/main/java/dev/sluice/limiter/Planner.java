@@ -30,20 +30,15 @@ import java.util.Set;
 public final class Planner {
   private final Algorithm overrideAlgorithm;
   private final boolean chargeDenied;
-  private final Plan.RequestVotes alone;
   private final RuleParts.Cache rules = new RuleParts.Cache();
 
   /**
    * @param chargeDenied {@code --charge-denied}: whether refused hits are charged, for rules that
    *     do not say and for overrides
-   * @param alone the votes of a request whose descriptors do not change them (no global quota mode
-   *     beside a descriptor no rule limits): each plan's charge group is built with them, so the
-   *     usual request hands the store the plan's own group
    */
-  Planner(Algorithm overrideAlgorithm, boolean chargeDenied, Plan.RequestVotes alone) {
+  Planner(Algorithm overrideAlgorithm, boolean chargeDenied) {
     this.overrideAlgorithm = overrideAlgorithm;
     this.chargeDenied = chargeDenied;
-    this.alone = alone;
   }
 
   /** A counted rule and the counter a descriptor's hits go to. */
@@ -77,11 +72,7 @@ public final class Planner {
   List<Plan> plan(RuleSet snapshot, RateLimitCall call) {
     List<DescriptorRequest> descriptors = call.descriptors();
     if (descriptors.size() == 1) {
-      // The usual request: its match alone, without an array; only its own rule can replace.
-      DescriptorRequest descriptor = descriptors.get(0);
-      Match match = matchOf(snapshot, call.domain(), descriptor);
-      Set<String> replaced = match == null ? Set.of() : match.rule().replaces();
-      return List.of(planOf(snapshot, call, descriptor, match, replaced));
+      return List.of(planAlone(snapshot, call));
     }
     // Null for no match: an array of Optionals kept every match's Optional from being elided.
     Match[] matches = new Match[descriptors.size()];
@@ -94,6 +85,17 @@ public final class Planner {
       plans[i] = planOf(snapshot, call, descriptors.get(i), matches[i], replaced);
     }
     return Arrays.asList(plans);
+  }
+
+  /**
+   * The plan of a request of one descriptor, the usual request: its match alone, without an array
+   * or a list; only its own rule can replace.
+   */
+  Plan planAlone(RuleSet snapshot, RateLimitCall call) {
+    DescriptorRequest descriptor = call.descriptors().get(0);
+    Match match = matchOf(snapshot, call.domain(), descriptor);
+    Set<String> replaced = match == null ? Set.of() : match.rule().replaces();
+    return planOf(snapshot, call, descriptor, match, replaced);
   }
 
   /** The rule {@code descriptor} matched, or null for none or an override. */
@@ -141,10 +143,7 @@ public final class Planner {
         new Plan.Counter(Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
     Charge.Policy policy = chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
     return new Plan.Counted(
-        group(hit.key(), List.of(hit), policy, RuleFlags.NONE),
-        List.of(counter),
-        RuleFlags.NONE,
-        descriptor.entries());
+        hit.key(), List.of(hit), policy, List.of(counter), RuleFlags.NONE, descriptor.entries());
   }
 
   /**
@@ -175,10 +174,7 @@ public final class Planner {
                   new Plan.Counter(parts.reported(), metricLabel(rule.path(), rule, descriptor)));
       Charge.Policy policy = charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
       return new Plan.Counted(
-          group(hit.key(), List.of(hit), policy, rule.flags()),
-          counters,
-          rule.flags(),
-          descriptor.entries());
+          hit.key(), List.of(hit), policy, counters, rule.flags(), descriptor.entries());
     }
     if (rule.kind() instanceof RuleKind.Several several) {
       return planSeveral(domain, descriptor, match, several, replaced, hits, charges);
@@ -217,13 +213,7 @@ public final class Planner {
       return Plan.NOT_LIMITED;
     }
     Charge.Policy policy = charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST;
-    return new Plan.Counted(
-        group(tag, counted, policy, rule.flags()), counters, rule.flags(), descriptor.entries());
-  }
-
-  /** The charge group of a plan, with the vote a descriptor with {@code flags} has alone. */
-  private Charge.Group group(String tag, List<Hit> hits, Charge.Policy policy, RuleFlags flags) {
-    return new Charge.Group(tag, hits, policy, Plan.Counted.vote(flags, alone), false);
+    return new Plan.Counted(tag, counted, policy, counters, rule.flags(), descriptor.entries());
   }
 
   /**

@@ -65,11 +65,7 @@ public final class RateLimiter {
     this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
-    this.planner =
-        new Planner(
-            settings.overrideAlgorithm(),
-            settings.chargeDenied(),
-            Plan.RequestVotes.of(settings.globalShadowMode(), settings.globalQuotaMode()));
+    this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
     this.accounting = new HitAccounting(settings.nearLimitRatio());
     this.unknownDomains = new UnknownDomains(metrics);
     if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {
@@ -124,12 +120,52 @@ public final class RateLimiter {
       unknownDomains.seen(call.domain(), call.descriptors().size());
       return notLimited(call.descriptors().size());
     }
-    List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
+    List<Plan> plans;
+    if (call.descriptors().size() == 1) {
+      Plan plan = answerKnownOver(planner.planAlone(snapshot, call));
+      Answer alone = plan instanceof Plan.Counted counted ? answerAloneNow(call, counted) : null;
+      if (alone != null) {
+        return alone;
+      }
+      plans = List.of(plan);
+    } else {
+      plans = answerKnownOvers(planner.plan(snapshot, call));
+    }
     Charge charge = chargeOf(plans, Plan.Counted::hits);
     if (nothingToCharge(charge)) {
       return finish(call.domain(), plans, List.of(), Plan.Source.STORE);
     }
     return charge(call.domain(), plans, charge);
+  }
+
+  /**
+   * The usual request, one descriptor with one limit charged by its algorithm, answered on this
+   * thread when the store can ({@link CounterStore#tryChargeAloneNow}, the memory store): the
+   * answer the general path gives (OneDescriptorTest compares them for every kind of descriptor),
+   * without its plan list, charge, group and usage list (issue 16). Null, with nothing charged,
+   * when the store must answer later: the general path then charges the plan.
+   */
+  private Answer answerAloneNow(RateLimitCall call, Plan.Counted counted) {
+    if (counted.policy() != Charge.Policy.EACH) {
+      return null; // several limits, or charged with the request: the charge rule decides
+    }
+    Usage usage;
+    try {
+      usage = stores.primary().tryChargeAloneNow(counted.firstHit());
+    } catch (RuntimeException failure) {
+      return new Answer.Later(onStoreFailure(call.domain(), List.of(counted), failure));
+    }
+    if (usage == null) {
+      return null;
+    }
+    Decision decision = Verdict.decideAlone(counted, usage, settings);
+    rememberOver(counted, usage);
+    boolean refused = decision.statuses().get(0).code() == Code.OVER_LIMIT;
+    recordLimit(call.domain(), counted, 0, usage, Plan.Source.STORE, refused);
+    if (Verdict.shadowedByGlobalAlone(decision, settings)) {
+      metrics.globalShadowMode();
+    }
+    return decision;
   }
 
   /**
@@ -177,20 +213,26 @@ public final class RateLimiter {
   private List<Plan> answerKnownOvers(List<Plan> plans) {
     List<Plan> answered = null; // a copy only once the cache answers one: it rarely does
     for (int i = 0; i < plans.size(); i++) {
-      Plan plan = plans.get(i);
-      Optional<Usage> known =
-          plan instanceof Plan.Counted counted && counted.policy() == Charge.Policy.EACH
-              ? stores.overLimitCache().lookup(counted.firstHit())
-              : Optional.empty();
-      if (known.isPresent()) {
+      Plan plan = answerKnownOver(plans.get(i));
+      if (plan != plans.get(i)) {
         if (answered == null) {
           answered = new ArrayList<>(plans);
         }
-        answered.set(
-            i, ((Plan.Counted) plan).answered(List.of(known.get()), Plan.Source.OVER_LIMIT_CACHE));
+        answered.set(i, plan);
       }
     }
     return answered == null ? plans : answered;
+  }
+
+  /** {@code plan} answered by the local cache when it knows its counter over, else as it is. */
+  private Plan answerKnownOver(Plan plan) {
+    if (!(plan instanceof Plan.Counted counted) || counted.policy() != Charge.Policy.EACH) {
+      return plan;
+    }
+    Optional<Usage> known = stores.overLimitCache().lookup(counted.firstHit());
+    return known.isPresent()
+        ? counted.answered(List.of(known.get()), Plan.Source.OVER_LIMIT_CACHE)
+        : plan;
   }
 
   /**
@@ -286,23 +328,34 @@ public final class RateLimiter {
       Plan.Source source,
       boolean refused) {
     for (int i = 0; i < counted.counters().size(); i++) {
-      Plan.MetricLabel label = counted.counters().get(i).metric();
-      RuleCounts counts = Verdict.counts(counted, i, usages.get(from + i), source, accounting);
-      if (label.detailedPath().isPresent()) {
-        metrics.detailedRuleOutcome(domain, label.rule(), label.detailedPath().get(), counts);
-      } else {
-        metrics.ruleOutcome(domain, label.rule(), counts);
-      }
-      if (listener != DecisionListener.NONE) {
-        listener.counted(
-            new CountedOutcome(
-                domain,
-                label.rule(),
-                counted.entries(),
-                label.detailedPath().isPresent(),
-                counts,
-                refused));
-      }
+      recordLimit(domain, counted, i, usages.get(from + i), source, refused);
+    }
+  }
+
+  /** Records limit {@code i} of {@code counted}, answered by {@code usage}, as {@link #record}. */
+  private void recordLimit(
+      String domain,
+      Plan.Counted counted,
+      int i,
+      Usage usage,
+      Plan.Source source,
+      boolean refused) {
+    Plan.MetricLabel label = counted.counters().get(i).metric();
+    RuleCounts counts = Verdict.counts(counted, i, usage, source, accounting);
+    if (label.detailedPath().isPresent()) {
+      metrics.detailedRuleOutcome(domain, label.rule(), label.detailedPath().get(), counts);
+    } else {
+      metrics.ruleOutcome(domain, label.rule(), counts);
+    }
+    if (listener != DecisionListener.NONE) {
+      listener.counted(
+          new CountedOutcome(
+              domain,
+              label.rule(),
+              counted.entries(),
+              label.detailedPath().isPresent(),
+              counts,
+              refused));
     }
   }
 

@@ -45,6 +45,23 @@ final class Verdict {
   }
 
   /**
+   * {@link #decide} for a request of one descriptor, counted with one limit and answered by {@code
+   * usage}: the same decision without the plan and usage lists. One descriptor alone is over the
+   * limit exactly when its status is, whether or not it is in quota mode.
+   */
+  static Decision decideAlone(Plan.Counted counted, Usage usage, LimiterConfig settings) {
+    DescriptorDecision status = status(counted, 0, usage.remaining(), usage);
+    boolean over = status.code() == Code.OVER_LIMIT;
+    return new Decision(
+        over && !settings.globalShadowMode() ? Code.OVER_LIMIT : Code.OK, List.of(status));
+  }
+
+  /** {@link #shadowedByGlobal} for {@link #decideAlone}'s decision. */
+  static boolean shadowedByGlobalAlone(Decision decision, LimiterConfig settings) {
+    return settings.globalShadowMode() && decision.statuses().get(0).code() == Code.OVER_LIMIT;
+  }
+
+  /**
    * The request was over the limit and answered OK only because of global shadow mode.
    *
    * @param decision {@link #decide}'s answer for {@code plans}
@@ -127,7 +144,15 @@ final class Verdict {
     for (int i = 0; i < size; i++) {
       remaining = Math.min(remaining, usages.get(from + i).remaining());
     }
-    Usage governing = usages.get(from + chosen);
+    return status(counted, chosen, remaining, usages.get(from + chosen));
+  }
+
+  /**
+   * The status of a counted descriptor whose counter {@code chosen} governs ({@link #governing}),
+   * answered by {@code governing}, with the least {@code remaining} over all its limits.
+   */
+  private static DescriptorDecision status(
+      Plan.Counted counted, int chosen, long remaining, Usage governing) {
     boolean over = governing.overLimit() && !counted.flags().shadowMode();
     return new DescriptorDecision(
         over ? Code.OVER_LIMIT : Code.OK,

@@ -46,6 +46,20 @@ public interface CounterStore extends AutoCloseable {
   }
 
   /**
+   * One hit charged by its algorithm alone ({@link Charge.Policy#EACH}) on the calling thread: what
+   * {@link #tryAcquireNow(Charge)} answers for the charge of that hit alone, without the charge,
+   * its group and the usage list around it (issue 16: the usual request, one descriptor with one
+   * limit). Null when the store must answer later, as there; the default asks {@link
+   * #tryAcquireNow(Charge)}, so a store only overrides this to save those objects.
+   *
+   * @throws StoreException as {@link #tryAcquireNow(Charge)}
+   */
+  default Usage tryChargeAloneNow(Hit hit) {
+    List<Usage> usages = tryAcquireNow(Charge.independent(List.of(hit)));
+    return usages == null ? null : usages.get(0);
+  }
+
+  /**
    * Whether {@link #tryAcquireNow} can answer at all, fixed for the store's life: a wrapper asks
    * before doing its own per-call work (a breaker permission) for an answer that will never come.
    */

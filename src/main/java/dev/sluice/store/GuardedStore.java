@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,24 +144,39 @@ public final class GuardedStore implements CounterStore {
    */
   @Override
   public List<Usage> tryAcquireNow(Charge charge) {
+    return now(CounterStore::tryAcquireNow, charge);
+  }
+
+  /** The delegate's {@link CounterStore#tryChargeAloneNow}, guarded as {@link #tryAcquireNow}. */
+  @Override
+  public Usage tryChargeAloneNow(Hit hit) {
+    return now(CounterStore::tryChargeAloneNow, hit);
+  }
+
+  /**
+   * {@code call} on the delegate under the breaker, recorded as {@link #acquire} records, or null
+   * as {@link #tryAcquireNow} says. A non-capturing method reference: nothing is allocated per
+   * call.
+   */
+  private <A, T> T now(BiFunction<CounterStore, A, T> call, A argument) {
     // A network store never answers here: no permission to take and hand back on every request.
     if (!delegate.answersOnCallingThread() || !breaker.tryAcquirePermission()) {
       return null;
     }
     long start = System.nanoTime();
-    List<Usage> usages;
+    T answer;
     try {
-      usages = delegate.tryAcquireNow(charge);
+      answer = call.apply(delegate, argument);
     } catch (RuntimeException e) {
       completed(start, e);
       throw e;
     }
-    if (usages == null) {
+    if (answer == null) {
       breaker.releasePermission();
       return null;
     }
     completed(start, null);
-    return usages;
+    return answer;
   }
 
   @Override

@@ -84,6 +84,25 @@ class ConsistencyRouterTest {
   }
 
   @Test
+  void tryChargeAloneNow_anExactHitOnTheMemoryStore_answeredOnTheCallingThread() {
+    Hit hit = new Hit("fw|60|alone", EXACT, 4);
+
+    Usage usage = router.tryChargeAloneNow(hit);
+
+    assertThat(usage).isNotNull();
+    assertThat(usage.countAfter()).isEqualTo(4);
+    assertThat(exact.inspect(hit).join().usage().countAfter()).isEqualTo(4);
+  }
+
+  @Test
+  void tryChargeAloneNow_aSyncedHit_leftToAcquireWithNothingCharged() {
+    Hit hit = new Hit("fw|60|alone-later", EXACT.withConsistency(Consistency.SYNCED), 4);
+
+    assertThat(router.tryChargeAloneNow(hit)).isNull();
+    assertThat(exact.inspect(new Hit("fw|60|alone-later", EXACT, 0)).join().exists()).isFalse();
+  }
+
+  @Test
   void inspect_syncedAndSplit_showThisInstancesView() {
     Hit syncedHit = new Hit("fw|60|v", EXACT.withConsistency(Consistency.SYNCED), 0);
     Hit splitHit = new Hit("fw|60|v", EXACT.withConsistency(Consistency.SPLIT), 0);

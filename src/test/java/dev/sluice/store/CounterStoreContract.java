@@ -250,6 +250,48 @@ public abstract class CounterStoreContract {
     assertExactlyLimitAllowed(sliding(100, Unit.DAY), key("race-sw"));
   }
 
+  // --- one hit alone on the calling thread (CounterStore#tryChargeAloneNow) -------------------
+
+  /** As the limiter charges the usual request: the synchronous answer, else acquire. */
+  private static Usage chargeAlone(CounterStore on, Hit hit) {
+    Usage now = on.tryChargeAloneNow(hit);
+    return now != null ? now : on.acquire(List.of(hit)).join().get(0);
+  }
+
+  @Test
+  void chargeAloneNow_mixedWithAcquire_countsOneSequence() {
+    for (Limit limit : List.of(fixed(5, Unit.HOUR), bucket(5, Unit.DAY, 5), sliding(5, Unit.DAY))) {
+      Hit hit = new Hit(key("alone-" + limit.algorithm().configName()), limit, 1);
+      for (int i = 1; i <= 6; i++) {
+        Usage usage = i % 2 == 0 ? acquireOne(store(), hit) : chargeAlone(store(), hit);
+        assertThat(usage.overLimit()).as("%s hit %d over", limit, i).isEqualTo(i > 5);
+        assertThat(usage.remaining())
+            .as("%s hit %d remaining", limit, i)
+            .isEqualTo(Math.max(0, 5 - i));
+      }
+    }
+  }
+
+  @Test
+  void chargeAloneNow_nullAnswer_chargesNothing() {
+    Hit hit = new Hit(key("alone-null"), fixed(5, Unit.HOUR), 2);
+    Usage now = store().tryChargeAloneNow(hit);
+    assertThat(held(hit)).isEqualTo(now == null ? 0 : 2);
+  }
+
+  @Test
+  void chargeAloneNow_concurrentFromTwoInstances_allowExactlyTheLimit() throws Exception {
+    CounterStore[] instances = {store(), secondInstance()};
+    for (Limit limit : List.of(fixed(100, Unit.HOUR), bucket(100, Unit.DAY, 100))) {
+      Hit hit = new Hit(key("race-alone-" + limit.algorithm().configName()), limit, 1);
+      int allowed =
+          Hammer.countAllowed(
+              THREADS, 20, t -> () -> !chargeAlone(instances[t % 2], hit).overLimit());
+      assertThat(allowed).as("%s", limit).isEqualTo(100);
+      assertThat(held(hit)).as("%s holds the allowed hits", limit).isEqualTo(100);
+    }
+  }
+
   @Test
   void slidingWindow_limitFive_fifthIsOkWithZeroRemainingAndSixthIsOverAndUncounted() {
     Hit hit = new Hit(key("sw-five"), sliding(5, Unit.DAY), 1);

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The breaker's timing on the fake clock: its probe runs on the scheduler it is given. */
 class GuardedStoreTest {
@@ -214,10 +216,13 @@ class GuardedStoreTest {
   /**
    * The synchronous path is accounted exactly as {@link GuardedStore#acquire}: the same calls, one
    * store through each path as the limiter uses it (null: acquire), end in the same breaker state
-   * with the same store-call, error, shed and transition series (latencies aside).
+   * with the same store-call, error, shed and transition series (latencies aside). {@code alone}:
+   * through {@link GuardedStore#tryChargeAloneNow}, as the limiter charges the usual request.
    */
-  @Test
-  void tryAcquireNow_sameCallsAsAcquire_sameBreakerStateAndMetrics() throws IOException {
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void tryAcquireNow_sameCallsAsAcquire_sameBreakerStateAndMetrics(boolean alone)
+      throws IOException {
     SluiceMetrics viaAcquire = new SluiceMetrics(new PrometheusRegistry());
     SluiceMetrics viaNow = new SluiceMetrics(new PrometheusRegistry());
     try (GuardedStore async =
@@ -230,7 +235,8 @@ class GuardedStoreTest {
         backend.failure = failure;
         for (int i = 0; i < 25; i++) {
           boolean asyncFailed = async.acquire(HITS).isCompletedExceptionally();
-          assertThat(acquireNowFails(now)).isEqualTo(asyncFailed);
+          assertThat(alone ? chargeAloneNowFails(now) : acquireNowFails(now))
+              .isEqualTo(asyncFailed);
           assertThat(now.state()).isEqualTo(async.state());
         }
       }
@@ -246,6 +252,16 @@ class GuardedStoreTest {
     try {
       return guarded.tryAcquireNow(charge) == null
           && guarded.acquire(charge).isCompletedExceptionally();
+    } catch (StoreException e) {
+      return true;
+    }
+  }
+
+  /** As the limiter charges one hit alone: the synchronous answer, else acquire. */
+  private static boolean chargeAloneNowFails(GuardedStore guarded) {
+    try {
+      return guarded.tryChargeAloneNow(HITS.get(0)) == null
+          && guarded.acquire(HITS).isCompletedExceptionally();
     } catch (StoreException e) {
       return true;
     }

@@ -128,6 +128,22 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     return usages;
   }
 
+  /** {@link #tryAcquireNow} of one independent hit: its stripe, its algorithm, nothing around. */
+  @Override
+  public Usage tryChargeAloneNow(Hit hit) {
+    long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
+    Usage usage;
+    int stripe = stripeOf(hit.key());
+    counters.lock(stripe);
+    try {
+      usage = LockedCharge.applyOne(hit, liveCounters, nowMicros);
+    } finally {
+      counters.unlock(stripe);
+    }
+    capacity.enforce(counters, CountingAlgorithm.epochMillis(nowMicros));
+    return usage;
+  }
+
   /**
    * The table's live values; used only by a thread holding the key's stripe. Stateless (the time
    * comes with each read), so one instance serves every request instead of one per charge.

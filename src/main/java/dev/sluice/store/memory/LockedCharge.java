@@ -114,7 +114,8 @@ final class LockedCharge {
     return List.of(answers);
   }
 
-  private static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
+  /** One hit charged by its algorithm alone: in place when it can, else a new value stored. */
+  static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
     MemoryCounter current = counters.get(hit.key(), nowMicros);
     Usage inPlace = current == null ? null : algorithm.chargeInPlace(current, hit, nowMicros);
