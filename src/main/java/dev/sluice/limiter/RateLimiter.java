@@ -2,7 +2,6 @@ package dev.sluice.limiter;
 
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
-import dev.sluice.metrics.RuleCounts;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.Charge;
@@ -26,8 +25,10 @@ import java.util.function.Supplier;
  * descriptor ({@link Planner}), answer counters known to be over their limit from the local cache
  * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the
  * decision ({@link Verdict}, a pure function of the plans and the usages that answer them) and its
- * metrics, recorded once, straight from the plans. When the store fails, the {@link FailureMode}
- * answers instead ({@link #onStoreFailure}).
+ * metrics, recorded once, straight from the plans ({@link DecisionRecorder}). The usual request,
+ * one descriptor with one limit, is charged and decided alone when the store answers on the calling
+ * thread ({@link #answerAloneNow}). When the store fails, the {@link FailureMode} answers instead
+ * ({@link #onStoreFailure}).
  *
  * <p>Threads: the store's answer is handled on {@link StoreChoice#completions}, chosen by the
  * composition root; the returned future completes there, so everything the caller chains on it
@@ -39,9 +40,8 @@ public final class RateLimiter {
   private final LimiterConfig settings;
   private final SluiceMetrics metrics;
   private final Planner planner;
-  private final HitAccounting accounting;
+  private final DecisionRecorder recorder;
   private final UnknownDomains unknownDomains;
-  private final DecisionListener listener;
 
   /**
    * @param rules the current rule snapshot; read once per request
@@ -60,13 +60,13 @@ public final class RateLimiter {
       LimiterConfig settings,
       SluiceMetrics metrics,
       DecisionListener listener) {
-    this.listener = listener;
     this.rules = rules;
     this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
     this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
-    this.accounting = new HitAccounting(settings.nearLimitRatio());
+    this.recorder =
+        new DecisionRecorder(metrics, new HitAccounting(settings.nearLimitRatio()), listener);
     this.unknownDomains = new UnknownDomains(metrics);
     if (settings.failureMode() == FailureMode.LOCAL && stores.fallback().isEmpty()) {
       throw new IllegalArgumentException("failure mode local needs a fallback store");
@@ -161,7 +161,7 @@ public final class RateLimiter {
     Decision decision = Verdict.decideAlone(counted, usage, settings);
     rememberOver(counted, usage);
     boolean refused = decision.statuses().get(0).code() == Code.OVER_LIMIT;
-    recordLimit(call.domain(), counted, 0, usage, Plan.Source.STORE, refused);
+    recorder.recordLimit(call.domain(), counted, 0, usage, Plan.Source.STORE, refused);
     if (Verdict.shadowedByGlobalAlone(decision, settings)) {
       metrics.globalShadowMode();
     }
@@ -296,10 +296,11 @@ public final class RateLimiter {
       boolean refused = decision.statuses().get(p).code() == Code.OVER_LIMIT;
       if (plan instanceof Plan.Counted counted) {
         rememberOver(counted, usages.get(next));
-        record(domain, counted, usages, next, source, refused);
+        recorder.record(domain, counted, usages, next, source, refused);
         next += counted.counters().size();
       } else if (plan instanceof Plan.Answered answered) {
-        record(domain, answered.counted(), answered.usages(), 0, answered.source(), refused);
+        recorder.record(
+            domain, answered.counted(), answered.usages(), 0, answered.source(), refused);
       }
     }
     if (Verdict.shadowedByGlobal(plans, decision, settings)) {
@@ -315,50 +316,6 @@ public final class RateLimiter {
     }
   }
 
-  /**
-   * Records each limit of {@code counted}, answered by {@code usages} from {@code from}.
-   *
-   * @param refused the descriptor was answered OVER_LIMIT (shadow mode answers OK)
-   */
-  private void record(
-      String domain,
-      Plan.Counted counted,
-      List<Usage> usages,
-      int from,
-      Plan.Source source,
-      boolean refused) {
-    for (int i = 0; i < counted.counters().size(); i++) {
-      recordLimit(domain, counted, i, usages.get(from + i), source, refused);
-    }
-  }
-
-  /** Records limit {@code i} of {@code counted}, answered by {@code usage}, as {@link #record}. */
-  private void recordLimit(
-      String domain,
-      Plan.Counted counted,
-      int i,
-      Usage usage,
-      Plan.Source source,
-      boolean refused) {
-    Plan.MetricLabel label = counted.counters().get(i).metric();
-    RuleCounts counts = Verdict.counts(counted, i, usage, source, accounting);
-    if (label.detailedPath().isPresent()) {
-      metrics.detailedRuleOutcome(domain, label.rule(), label.detailedPath().get(), counts);
-    } else {
-      metrics.ruleOutcome(domain, label.rule(), counts);
-    }
-    if (listener != DecisionListener.NONE) {
-      listener.counted(
-          new CountedOutcome(
-              domain,
-              label.rule(),
-              counted.entries(),
-              label.detailedPath().isPresent(),
-              counts,
-              refused));
-    }
-  }
-
   private CompletableFuture<Decision> onStoreFailure(
       String domain, List<Plan> plans, Throwable failure) {
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
@@ -370,7 +327,7 @@ public final class RateLimiter {
       case ALLOW ->
           CompletableFuture.completedFuture(
               byPolicy(plans, counted -> DescriptorDecision.NOT_LIMITED));
-      case DENY -> CompletableFuture.completedFuture(byPolicy(plans, RateLimiter::denied));
+      case DENY -> CompletableFuture.completedFuture(byPolicy(plans, Verdict::denied));
       case LOCAL -> localDecision(domain, plans);
       case ERROR -> CompletableFuture.failedFuture(cause);
     };
@@ -391,17 +348,6 @@ public final class RateLimiter {
       metrics.globalShadowMode();
     }
     return decision;
-  }
-
-  /** The answer of {@link FailureMode#DENY}: over the limit, nothing known about the window. */
-  private static DescriptorDecision denied(Plan.Counted counted) {
-    Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
-    return new DescriptorDecision(
-        code,
-        counted.first().reported().present(),
-        0,
-        DescriptorDecision.NO_RESET,
-        counted.limits());
   }
 
   /**

@@ -163,6 +163,20 @@ final class Verdict {
   }
 
   /**
+   * The answer of {@link dev.sluice.config.FailureMode#DENY}: over the limit, nothing known about
+   * the window.
+   */
+  static DescriptorDecision denied(Plan.Counted counted) {
+    Code code = counted.flags().shadowMode() ? Code.OK : Code.OVER_LIMIT;
+    return new DescriptorDecision(
+        code,
+        counted.first().reported().present(),
+        0,
+        DescriptorDecision.NO_RESET,
+        counted.limits());
+  }
+
+  /**
    * The counter that governs a descriptor's status: the first that refused, else the one with the
    * lowest remaining fraction of its capacity after this hit (the first on a tie).
    *
