@@ -1,8 +1,12 @@
 package dev.sluice.jmh;
 
+import dev.sluice.assembly.LimiterStack;
+import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.StoreConfig;
 import dev.sluice.limiter.Answer;
 import dev.sluice.limiter.Decision;
+import dev.sluice.limiter.DecisionListener;
 import dev.sluice.limiter.DescriptorRequest;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
@@ -11,6 +15,7 @@ import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.threads.ExecutorScheduler;
+import dev.sluice.tracing.Tracing;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -38,7 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * request. {@code hot}: every call counts the same key(s); {@code random}: a fresh random key per
  * call, so each call creates counters (the store then holds about one second of them, since the
  * limit is per second). {@code buildCall} measures the call's construction alone, to subtract from
- * {@code decide}.
+ * {@code decide}. {@code decideServed} decides the same calls through the memory stack as {@code
+ * serve} builds it ({@link LimiterStack}: the consistency router and the breaker in front of the
+ * store), so a synchronous path that the served wrappers do not pass on shows there.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,6 +64,8 @@ public class LimiterBenchmark {
   public String algorithm;
 
   private RateLimiter limiter;
+  private RateLimiter served;
+  private LimiterStack servedStack;
   private InMemoryCounterStore store;
   private ExecutorScheduler scheduler;
   private String[] hotValues;
@@ -77,6 +86,17 @@ public class LimiterBenchmark {
             RateLimiter.StoreChoice.of(store),
             LimiterConfig.defaults(),
             new SluiceMetrics(new PrometheusRegistry()));
+    servedStack =
+        LimiterStack.open(
+            new LimiterStack.Settings(
+                StoreConfig.memory(), LimiterConfig.defaults(), ConsistencyConfig.defaults()),
+            () -> rules,
+            new LimiterStack.Context(
+                Clock.systemUTC(),
+                scheduler,
+                new SluiceMetrics(new PrometheusRegistry()),
+                Tracing.off()));
+    served = servedStack.limiter(DecisionListener.NONE);
     hotValues = new String[descriptors];
     for (int i = 0; i < descriptors; i++) {
       hotValues[i] = descriptors == 1 ? "hot" : "hot." + i;
@@ -85,6 +105,7 @@ public class LimiterBenchmark {
 
   @TearDown
   public void tearDown() {
+    servedStack.close();
     store.close();
     scheduler.close();
   }
@@ -93,6 +114,13 @@ public class LimiterBenchmark {
   @Benchmark
   public Decision decide() {
     Answer answer = limiter.answer(call());
+    return answer instanceof Decision decision ? decision : answer.future().join();
+  }
+
+  /** {@link #decide} through the memory stack {@code serve} builds. */
+  @Benchmark
+  public Decision decideServed() {
+    Answer answer = served.answer(call());
     return answer instanceof Decision decision ? decision : answer.future().join();
   }
 
