@@ -41,10 +41,10 @@ public final class ConsistencyRouter implements CounterStore {
    */
   @Override
   public CompletableFuture<List<Usage>> acquire(Charge charge) {
-    List<Hit> hits = charge.hits();
-    if (allExact(hits)) {
+    if (allExact(charge)) {
       return exact.acquire(charge);
     }
+    List<Hit> hits = charge.hits();
     Usage[] usages = new Usage[hits.size()];
     List<Integer> exactAt = new ArrayList<>();
     List<Integer> splitAt = new ArrayList<>();
@@ -85,9 +85,7 @@ public final class ConsistencyRouter implements CounterStore {
    */
   @Override
   public List<Usage> tryAcquireNow(Charge charge) {
-    return exact.answersOnCallingThread() && allExact(charge.hits())
-        ? exact.tryAcquireNow(charge)
-        : null;
+    return exact.answersOnCallingThread() && allExact(charge) ? exact.tryAcquireNow(charge) : null;
   }
 
   /** {@link #tryAcquireNow} of one hit: the shared store's answer when the hit is exact. */
@@ -103,10 +101,17 @@ public final class ConsistencyRouter implements CounterStore {
     return exact.answersOnCallingThread();
   }
 
-  private static boolean allExact(List<Hit> hits) {
-    for (Hit hit : hits) {
-      if (hit.limit().consistency() != Consistency.EXACT) {
-        return false;
+  /**
+   * Every hit of every group is exact: read from the groups, not {@link Charge#hits()}, which
+   * collects a list on every request of several descriptors.
+   */
+  private static boolean allExact(Charge charge) {
+    for (int g = 0; g < charge.groups().size(); g++) {
+      List<Hit> hits = charge.groups().get(g).hits();
+      for (int i = 0; i < hits.size(); i++) {
+        if (hits.get(i).limit().consistency() != Consistency.EXACT) {
+          return false;
+        }
       }
     }
     return true;
