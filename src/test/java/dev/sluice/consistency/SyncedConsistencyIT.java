@@ -8,6 +8,7 @@ import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.rules.Consistency;
 import dev.sluice.store.algorithm.FixedWindow;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.testing.RunningSluice;
@@ -110,12 +111,8 @@ class SyncedConsistencyIT {
     }
   }
 
-  private static void awaitEquals(long expected, LongSupplier actual) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (actual.getAsLong() != expected && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(actual.getAsLong()).isEqualTo(expected);
+  private static void awaitEquals(long expected, LongSupplier actual) {
+    Eventually.await(DEADLINE, "the value " + expected, () -> actual.getAsLong() == expected);
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.config.GrpcTransportConfig.Transport;
+import dev.sluice.testing.Eventually;
 import dev.sluice.threads.DaemonThreadFactory;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
@@ -231,11 +232,11 @@ class GrpcServerThreadsIT {
     GrpcServer server = start(service, transport(Transport.AUTO, RlsHandlers.EVENT_LOOP));
     callEverything(server, service);
     server.stop(Duration.ofSeconds(5));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (alive(service.thread) && System.nanoTime() < deadline) {
-      Thread.sleep(10); // polls the condition; a thread ends a moment after its group terminates
-    }
-    assertThat(alive(service.thread)).as("the event loop that ran the call has stopped").isFalse();
+    // A thread ends a moment after its group terminates.
+    Eventually.await(
+        Duration.ofSeconds(10),
+        "the event loop that ran the call to stop",
+        () -> !alive(service.thread));
   }
 
   private static boolean alive(String threadName) {
