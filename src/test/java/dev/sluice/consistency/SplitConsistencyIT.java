@@ -4,6 +4,7 @@ import static dev.sluice.testing.RlsRequests.descriptor;
 import static dev.sluice.testing.RlsRequests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.testing.RunningSluice;
@@ -57,16 +58,11 @@ class SplitConsistencyIT {
             .build();
     HttpClient http = HttpClient.newHttpClient();
     String wanted = "sluice_split_instances " + expected + ".0";
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    String body;
-    do {
-      body = http.send(get, HttpResponse.BodyHandlers.ofString()).body();
-      if (body.contains(wanted)) {
-        return;
-      }
-      Thread.sleep(50);
-    } while (System.nanoTime() < deadline);
-    assertThat(body).contains(wanted);
+    Eventually.await(
+        DEADLINE,
+        wanted,
+        () -> http.send(get, HttpResponse.BodyHandlers.ofString()).body().contains(wanted));
+    assertThat(http.send(get, HttpResponse.BodyHandlers.ofString()).body()).contains(wanted);
   }
 
   @Test

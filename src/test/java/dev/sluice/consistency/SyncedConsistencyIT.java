@@ -212,15 +212,11 @@ class SyncedConsistencyIT {
     HttpRequest get =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sluice.httpPort() + "/healthcheck"))
             .build();
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    HttpResponse<String> response;
-    do {
-      response = http.send(get, HttpResponse.BodyHandlers.ofString());
-      if (response.body().startsWith(firstLine)) {
-        break;
-      }
-      Thread.sleep(20);
-    } while (System.nanoTime() < deadline);
+    Eventually.await(
+        DEADLINE,
+        "health " + firstLine,
+        () -> http.send(get, HttpResponse.BodyHandlers.ofString()).body().startsWith(firstLine));
+    HttpResponse<String> response = http.send(get, HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body()).startsWith(firstLine);
   }

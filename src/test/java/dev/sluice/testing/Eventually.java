@@ -1,15 +1,26 @@
 package dev.sluice.testing;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 /** Polls a condition with a deadline, for waiting on real processes and background threads. */
 public final class Eventually {
   private Eventually() {}
 
-  public static void await(Duration timeout, String what, BooleanSupplier condition) {
+  /** A condition to poll; it may throw, as an HTTP request to a process under test does. */
+  @FunctionalInterface
+  public interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  /**
+   * Returns once {@code condition} holds, polling every 10 ms.
+   *
+   * @throws AssertionError when it still does not hold after {@code timeout}, or when checking it
+   *     threw (with that exception as the cause)
+   */
+  public static void await(Duration timeout, String what, Condition condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
+    while (!holds(condition, what)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what);
       }
@@ -19,6 +30,16 @@ public final class Eventually {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted waiting for " + what, e);
       }
+    }
+  }
+
+  private static boolean holds(Condition condition, String what) {
+    try {
+      return condition.holds();
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new AssertionError("checking " + what + " failed", e);
     }
   }
 }

@@ -12,6 +12,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreShedException;
 import dev.sluice.store.Usage;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.threads.DaemonThreadFactory;
 import java.io.IOException;
@@ -30,8 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -221,13 +220,7 @@ class RedisLaneFailureIT {
         .count();
   }
 
-  private static void awaitTrue(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting: " + what);
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-    }
+  private static void awaitTrue(Eventually.Condition condition, String what) {
+    Eventually.await(Duration.ofSeconds(20), what, condition);
   }
 }
