@@ -45,7 +45,8 @@
 #        REDIS_CONNECTIONS, REDIS_TIMEOUT: unset = Sluice's defaults (every figure uses them;
 #        set one only to explore, and say so next to the figures).
 #        SKIP_BUILD=1 to use the jars as they are. ONLY="redis-benchmark bucket4j nothing memory
-#        redis gc" (the default: all) runs only the parts named, e.g. ONLY="redis gc" to redo those.
+#        redis gc h2load" (the default: all; h2load = bench/h2load.sh's pinned rows with an
+#        independent C generator, after the table) runs only the parts named, e.g. ONLY="redis gc" to redo those.
 #        TOPOLOGIES="standalone cluster sentinel" adds Sluice rows on a 3-master Redis Cluster
 #        (redis-cluster://, no replicas: 3 redis-servers) and through sentinels (1 master,
 #        1 replica, 3 sentinels); default "standalone". On a cluster the Redis columns are summed
@@ -104,7 +105,7 @@ CHANNELS=${CHANNELS:-2}
 PIN=${PIN:-1}
 G1_PAUSE_MS=${G1_PAUSE_MS:-5}
 TOPOLOGIES=${TOPOLOGIES:-standalone}
-ONLY=${ONLY:-redis-benchmark bucket4j nothing memory redis gc}
+ONLY=${ONLY:-redis-benchmark bucket4j nothing memory redis gc h2load}
 for part in $ONLY; do
   [[ " redis-benchmark bucket4j nothing memory redis gc " == *" $part "* ]] ||
     { echo "compare: ONLY holds redis-benchmark bucket4j nothing memory redis gc, not '$part'" >&2; exit 2; }
@@ -1009,6 +1010,11 @@ main() {
   machine
   echo
   print_table "$start_load" "$end_load"
+  if wanted h2load; then
+    echo
+    echo "The same shapes with h2load as the load generator (bench/h2load.sh):"
+    SKIP_BUILD=1 bench/h2load.sh
+  fi
 }
 
 main "$@"
