@@ -2,7 +2,6 @@ package dev.sluice.admin;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleKind;
@@ -49,7 +48,7 @@ public final class RlconfigHandler implements HttpHandler {
     if (rule.kind() instanceof RuleKind.Counted counted) {
       Limit l = counted.limit();
       limit = "unit=" + l.unit().name() + " requests_per_unit=" + l.requestsPerUnit();
-      if (l.algorithm() != Algorithm.FIXED_WINDOW) {
+      if (!l.algorithm().isReferenceAlgorithm()) {
         algorithm =
             ", algorithm: "
                 + l.algorithm().configName()

@@ -1,6 +1,5 @@
 package dev.sluice.explain;
 
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.MatchStep;
 import dev.sluice.rules.Rule;
@@ -117,13 +116,13 @@ public final class ExplainText {
   private static String limit(Limit limit) {
     String unit = limit.unit().name().toLowerCase(Locale.ROOT);
     String text = limit.requestsPerUnit() + " per " + unit + ", " + limit.algorithm().configName();
-    return limit.algorithm() == Algorithm.TOKEN_BUCKET ? text + ", burst " + limit.burst() : text;
+    return limit.algorithm().takesBurst() ? text + ", burst " + limit.burst() : text;
   }
 
   private static String counter(Limit limit, CounterState state) {
     if (!state.exists()) {
       return "none yet (a fresh "
-          + (limit.algorithm() == Algorithm.TOKEN_BUCKET ? "bucket" : "window")
+          + limit.algorithm().stateNoun()
           + "), "
           + state.usage().remaining()
           + " remaining";

@@ -10,24 +10,48 @@ import java.util.Optional;
  */
 public enum Algorithm {
   /** Counts hits per epoch-aligned window; the reference service's only algorithm. */
-  FIXED_WINDOW("fixed_window", false),
+  FIXED_WINDOW("fixed_window", false, "window"),
   /** Refills {@code requests_per_unit} tokens per window continuously, up to {@code burst}. */
-  TOKEN_BUCKET("token_bucket", true),
+  TOKEN_BUCKET("token_bucket", true, "bucket"),
   /**
    * Cloudflare's two-window estimate of a rolling window: the previous window's count, weighted by
    * how much of it still overlaps the rolling window, plus the current window's count.
    */
-  SLIDING_WINDOW("sliding_window", false);
+  SLIDING_WINDOW("sliding_window", false, "window");
 
   /** Every spelling, for error messages. */
   public static final String CONFIG_NAMES = "fixed_window, token_bucket or sliding_window";
 
   private final String configName;
   private final boolean takesBurst;
+  private final String stateNoun;
 
-  Algorithm(String configName, boolean takesBurst) {
+  Algorithm(String configName, boolean takesBurst, String stateNoun) {
     this.configName = configName;
     this.takesBurst = takesBurst;
+    this.stateNoun = stateNoun;
+  }
+
+  /**
+   * Whether this is envoyproxy/ratelimit's own algorithm, which its output formats (such as {@code
+   * /rlconfig}) never name; ours are named there so the reference's readers see the difference.
+   */
+  public boolean isReferenceAlgorithm() {
+    return this == FIXED_WINDOW;
+  }
+
+  /**
+   * Whether a limit's whole state is one counter per window that hits are added to (Redis {@code
+   * INCRBY}), so deltas counted elsewhere can be added later. A bucket's state and the sliding
+   * window's estimate are read and written together on Redis's clock instead.
+   */
+  public boolean countsByAddition() {
+    return this == FIXED_WINDOW;
+  }
+
+  /** What one counter of this algorithm is called in explanations: "window" or "bucket". */
+  public String stateNoun() {
+    return stateNoun;
   }
 
   /**

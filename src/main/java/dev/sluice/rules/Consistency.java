@@ -37,7 +37,7 @@ public enum Consistency {
    * estimate are read and written by one script on Redis's clock.
    */
   public boolean supports(Algorithm algorithm) {
-    return this != SYNCED || algorithm == Algorithm.FIXED_WINDOW;
+    return this != SYNCED || algorithm.countsByAddition();
   }
 
   /** The spelling used in rule files and flags. */
