@@ -1,7 +1,7 @@
 package dev.sluice.cli;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.sluice.admin.ProtoJson;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.StoreKind;
@@ -131,9 +131,10 @@ final class ExplainCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static String json(Explanation explanation) throws InvalidProtocolBufferException {
-    return JsonFormat.printer().preservingProtoFieldNames().print(ExplainProtos.of(explanation))
-        + "\n";
+  /** As the admin port prints it: proto3 JSON, not HTML-escaped ({@code =} stays {@code =}). */
+  private static String json(Explanation explanation) {
+    return ProtoJson.print(
+        JsonFormat.printer().preservingProtoFieldNames(), ExplainProtos.of(explanation));
   }
 
   /** A tool's store, closed with the command: a fresh memory store, or the servers' Redis. */
