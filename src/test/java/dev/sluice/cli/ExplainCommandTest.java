@@ -33,7 +33,13 @@ class ExplainCommandTest {
 
     int code =
         command.execute(
-            "--config", rules.toString(), "--domain", "ops", "--descriptor", "user=wendy", "--json");
+            "--config",
+            rules.toString(),
+            "--domain",
+            "ops",
+            "--descriptor",
+            "user=wendy",
+            "--json");
 
     assertThat(code).isZero();
     assertThat(out.toString()).contains("user=wendy").doesNotContain("\\u003d");
