@@ -7,6 +7,7 @@ import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.replay.CapturedRequest;
 import dev.sluice.rules.Entry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,7 +28,13 @@ import org.slf4j.LoggerFactory;
  * the request is dropped and counted ({@code sluice_capture_requests_total{result="dropped"}}): a
  * slow disk never slows a decision. What a line keeps: timestamp, domain, each descriptor's entries
  * and the request's hits_addend; a descriptor's own hits_addend and limit override are not in the
- * format and are not captured. Thread-safe.
+ * format and are not captured.
+ *
+ * <p>A line counts as {@code written} once a flush put it in the file, and as {@code failed} when
+ * the write that carried it failed (it is then gone, never written later). A failing stretch is
+ * logged twice: one WARN when it starts and one INFO, with the requests it lost, when a write
+ * succeeds again. The file is opened by {@link #start}, so a path that {@link CaptureFiles} refuses
+ * stops startup. Thread-safe.
  */
 public final class CaptureWriter implements RequestCapture {
   private static final Logger log = LoggerFactory.getLogger(CaptureWriter.class);
@@ -47,6 +54,9 @@ public final class CaptureWriter implements RequestCapture {
   private static final long FLUSH_EVERY_MILLIS = 200;
 
   private static final long FLUSH_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(FLUSH_EVERY_MILLIS);
+
+  /** Or sooner, once this much waits in memory: a busy writer holds little between flushes. */
+  private static final long FLUSH_AT_BYTES = 1 << 16;
 
   /** How long the idle writer sleeps before looking at the queue again. */
   private static final long DRAIN_EVERY_MILLIS = 50;
@@ -68,6 +78,7 @@ public final class CaptureWriter implements RequestCapture {
   private Thread writer;
   // Writer thread only.
   private boolean failing;
+  private long lostWhileFailing;
   private long lastFlushNanos;
 
   public CaptureWriter(
@@ -94,8 +105,18 @@ public final class CaptureWriter implements RequestCapture {
     this.hashing = config.hashValues() ? new ValueHashing(randomKey()) : null;
   }
 
-  /** Starts the writer thread. */
+  /**
+   * Opens the file and starts the writer thread.
+   *
+   * @throws UncheckedIOException when the file cannot be opened or is refused (a symbolic link, not
+   *     a regular file), naming the path and why
+   */
   public synchronized CaptureWriter start() {
+    try {
+      file.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException("--capture-file: " + e.getMessage(), e);
+    }
     writer = threads.newThread(this::writeUntilClosed);
     writer.start();
     return this;
@@ -130,7 +151,8 @@ public final class CaptureWriter implements RequestCapture {
           flush();
           return;
         }
-        if (System.nanoTime() - lastFlushNanos >= FLUSH_EVERY_NANOS) {
+        if (file.pendingBytes() >= FLUSH_AT_BYTES
+            || System.nanoTime() - lastFlushNanos >= FLUSH_EVERY_NANOS) {
           flush();
         }
       }
@@ -139,33 +161,36 @@ public final class CaptureWriter implements RequestCapture {
     }
   }
 
-  /** Writes {@code batch} into the file's buffer; false once it held {@link #END}. */
+  /** Appends {@code batch} to the file's pending lines; false once it held {@link #END}. */
   private boolean write(List<Pending> batch) {
-    long written = 0;
-    boolean more = true;
-    try {
-      for (Pending pending : batch) {
-        if (pending == END) {
-          more = false;
-          break;
-        }
-        file.append(line(pending).toJsonLine());
-        written++;
+    for (Pending pending : batch) {
+      if (pending == END) {
+        return false;
       }
-      metrics.captured("written", written);
-      failing = false;
-    } catch (IOException | RuntimeException e) {
-      failed(batch.size() - written - (more ? 0 : 1), e);
+      try {
+        file.append(line(pending).toJsonLine());
+      } catch (RuntimeException e) {
+        failed(1, e); // a line that cannot be made is lost alone; the file is not at fault
+      }
     }
-    return more;
+    return true;
   }
 
   private void flush() {
     lastFlushNanos = System.nanoTime();
-    try {
-      file.flush();
-    } catch (IOException e) {
-      failed(0, e);
+    RotatingFile.Flushed flushed = file.flush();
+    if (flushed.lines() > 0) {
+      metrics.captured("written", flushed.lines());
+    }
+    if (flushed.failure().isPresent()) {
+      failed(flushed.lost(), flushed.failure().get());
+    } else if (flushed.lines() > 0 && failing) {
+      log.info(
+          "capture to {} writing again; {} requests were lost while it failed",
+          config.file().get(),
+          lostWhileFailing);
+      failing = false;
+      lostWhileFailing = 0;
     }
   }
 
@@ -173,9 +198,12 @@ public final class CaptureWriter implements RequestCapture {
     metrics.captured("failed", requests);
     if (!failing) {
       log.warn(
-          "capture to {} failing (requests are dropped): {}", config.file().get(), e.toString());
+          "capture to {} failing (requests are dropped until a write succeeds): {}",
+          config.file().get(),
+          e.getMessage() != null ? e.getMessage() : e.toString());
     }
     failing = true;
+    lostWhileFailing += requests;
   }
 
   private CapturedRequest line(Pending pending) {
