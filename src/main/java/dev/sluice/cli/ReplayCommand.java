@@ -7,7 +7,10 @@ import dev.sluice.replay.Replayer;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -60,6 +63,14 @@ final class ReplayCommand implements Callable<Integer> {
           "Sluice instances sharing the store, requests round-robin (env SLUICE_REPLAY_INSTANCES, default ${DEFAULT-VALUE}).")
   int instances;
 
+  @Option(
+      names = "--max-line-bytes",
+      defaultValue = "${env:SLUICE_REPLAY_MAX_LINE_BYTES:-1048576}",
+      description =
+          "Longest capture line read, bytes; a longer line fails the replay as FILE:LINE (env"
+              + " SLUICE_REPLAY_MAX_LINE_BYTES, default ${DEFAULT-VALUE}).")
+  int maxLineBytes;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -67,6 +78,9 @@ final class ReplayCommand implements Callable<Integer> {
     Replayer.Settings settings;
     try {
       settings = new Replayer.Settings(rules.defaultAlgorithm, instances, realTime());
+      if (maxLineBytes < 1) {
+        throw new IllegalArgumentException("--max-line-bytes must be >= 1: " + maxLineBytes);
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -75,13 +89,28 @@ final class ReplayCommand implements Callable<Integer> {
     if (a.isEmpty() || (compareConfig != null && b.isEmpty())) {
       return 1;
     }
-    ReplayReport first = replay(a.get(), settings);
-    out.print(
-        b.isEmpty()
-            ? ReplayText.render(first)
-            : ReplayText.compare(first, replay(b.get(), settings)));
+    try {
+      ReplayReport first = replay(a.get(), settings);
+      out.print(
+          b.isEmpty()
+              ? ReplayText.render(first)
+              : ReplayText.compare(first, replay(b.get(), settings)));
+    } catch (CaptureFile.BadLine e) {
+      err.println(e.getMessage()); // FILE:LINE: problem, as check prints a bad rule
+      return 1;
+    } catch (IOException | UncheckedIOException e) {
+      err.println("sluice: cannot read --input " + input + ": " + reason(e));
+      return 1;
+    }
     out.flush();
     return 0;
+  }
+
+  private static String reason(Exception e) {
+    Throwable io = e instanceof UncheckedIOException ? e.getCause() : e;
+    return io instanceof FileSystemException fs && fs.getReason() == null
+        ? io.getClass().getSimpleName()
+        : io.getMessage();
   }
 
   private boolean realTime() {
@@ -93,7 +122,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   private ReplayReport replay(RuleSet ruleSet, Replayer.Settings settings) throws Exception {
-    try (CaptureFile capture = new CaptureFile(input)) {
+    try (CaptureFile capture = new CaptureFile(input, maxLineBytes)) {
       return Replayer.replay(ruleSet, capture, settings);
     }
   }

@@ -4,8 +4,8 @@ import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.sluice.rules.Entry;
+import dev.sluice.service.RequestMapping;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +21,9 @@ import java.util.Objects;
 public record CapturedRequest(
     long timestampMillis, String domain, List<List<Entry>> descriptors, long hits) {
   private static final Gson GSON = new Gson();
+
+  /** 9999-12-31T23:59:59.999Z: far from where epoch microseconds overflow a {@code long}. */
+  public static final long MAX_TIMESTAMP_MILLIS = 253_402_300_799_999L;
 
   public CapturedRequest {
     Objects.requireNonNull(domain, "domain");
@@ -53,49 +56,63 @@ public record CapturedRequest(
   }
 
   /**
-   * @throws IllegalArgumentException naming what is wrong with {@code line}
+   * Parses one line as strictly as the RLS port reads a request: {@code ts} an integer of epoch
+   * milliseconds in [0, {@value #MAX_TIMESTAMP_MILLIS}] (up to the year 9999), {@code domain} a
+   * non-empty string, {@code descriptors} a non-empty array of objects each with an {@code entries}
+   * array of {@code key}/{@code value} strings, and {@code hits} (optional, 0 when absent) an
+   * integer checked by {@link RequestMapping#boundedHits}, as the port checks a hits_addend.
+   *
+   * @throws IllegalArgumentException naming the field and what is wrong with it
    */
   public static CapturedRequest parse(String line) {
-    JsonObject json;
+    JsonObject json = CaptureJson.parseObject(line);
+    long ts = CaptureJson.integer(CaptureJson.required(json, "ts", "ts"), "ts");
+    if (ts < 0 || ts > MAX_TIMESTAMP_MILLIS) {
+      throw new IllegalArgumentException(
+          "'ts' must be epoch milliseconds in [0, " + MAX_TIMESTAMP_MILLIS + "]: " + ts);
+    }
+    String domain = CaptureJson.string(json, "domain", "domain");
+    if (domain.isEmpty()) {
+      throw new IllegalArgumentException("'domain' must not be empty");
+    }
+    JsonArray list = CaptureJson.array(json, "descriptors", "descriptors");
+    if (list.isEmpty()) {
+      throw new IllegalArgumentException("'descriptors' must not be empty");
+    }
+    List<List<Entry>> descriptors = new ArrayList<>(list.size());
+    for (int d = 0; d < list.size(); d++) {
+      descriptors.add(entries(list.get(d), "descriptors[" + d + "]"));
+    }
+    return new CapturedRequest(ts, domain, descriptors, hits(json));
+  }
+
+  private static List<Entry> entries(JsonElement descriptor, String where) {
+    JsonArray list =
+        CaptureJson.array(CaptureJson.object(descriptor, where), "entries", where + ".entries");
+    List<Entry> entries = new ArrayList<>(list.size());
+    for (int e = 0; e < list.size(); e++) {
+      String at = where + ".entries[" + e + "]";
+      JsonObject entry = CaptureJson.object(list.get(e), at);
+      entries.add(
+          new Entry(
+              CaptureJson.string(entry, "key", at + ".key"),
+              CaptureJson.string(entry, "value", at + ".value")));
+    }
+    return entries;
+  }
+
+  private static long hits(JsonObject json) {
+    if (!json.has("hits")) {
+      return 0;
+    }
+    long hits = CaptureJson.integer(json.get("hits"), "hits");
+    if (hits < 0) {
+      throw new IllegalArgumentException("'hits' must be >= 0: " + hits);
+    }
     try {
-      json = JsonParser.parseString(line).getAsJsonObject();
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("not a JSON object: " + e.getMessage());
+      return RequestMapping.boundedHits(hits);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'hits': " + e.getMessage(), e);
     }
-    List<List<Entry>> descriptors = new ArrayList<>();
-    for (JsonElement d : array(json, "descriptors")) {
-      List<Entry> entries = new ArrayList<>();
-      for (JsonElement e : array(d.getAsJsonObject(), "entries")) {
-        JsonObject entry = e.getAsJsonObject();
-        entries.add(new Entry(string(entry, "key"), string(entry, "value")));
-      }
-      descriptors.add(entries);
-    }
-    return new CapturedRequest(
-        number(json, "ts"),
-        string(json, "domain"),
-        descriptors,
-        json.has("hits") ? json.get("hits").getAsLong() : 0);
-  }
-
-  private static JsonArray array(JsonObject json, String field) {
-    if (!json.has(field) || !json.get(field).isJsonArray()) {
-      throw new IllegalArgumentException("missing array '" + field + "'");
-    }
-    return json.getAsJsonArray(field);
-  }
-
-  private static String string(JsonObject json, String field) {
-    if (!json.has(field) || !json.get(field).isJsonPrimitive()) {
-      throw new IllegalArgumentException("missing string '" + field + "'");
-    }
-    return json.get(field).getAsString();
-  }
-
-  private static long number(JsonObject json, String field) {
-    if (!json.has(field) || !json.get(field).isJsonPrimitive()) {
-      throw new IllegalArgumentException("missing number '" + field + "'");
-    }
-    return json.get(field).getAsLong();
   }
 }

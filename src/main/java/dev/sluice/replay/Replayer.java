@@ -11,10 +11,8 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.memory.InMemoryCounterStore;
-import dev.sluice.threads.Scheduler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -30,21 +28,6 @@ import java.util.stream.Collectors;
  * is the order of the input and the report is deterministic.
  */
 public final class Replayer implements DecisionListener {
-  /** Replays have no idle time to sweep in; expired counters are replaced as they are reached. */
-  private static final Scheduler NO_BACKGROUND_WORK =
-      new Scheduler() {
-        @Override
-        public Cancellable scheduleWithFixedDelay(
-            Runnable task, java.time.Duration initialDelay, java.time.Duration delay) {
-          return () -> {};
-        }
-
-        @Override
-        public void execute(Runnable task) {
-          task.run();
-        }
-      };
-
   /**
    * How to replay.
    *
@@ -64,8 +47,9 @@ public final class Replayer implements DecisionListener {
   private final RuleSet rules;
   private final Settings settings;
   private final Map<String, RuleTally> tallies = new TreeMap<>();
-  private final Map<Long, Long> decisionsPerSecond = new HashMap<>();
-  private final Map<Long, Long> commandsPerSecond = new HashMap<>();
+  private final SecondPeak decisionsPerSecond = new SecondPeak();
+  private final SecondPeak commandsPerSecond = new SecondPeak();
+  private long commands;
   private SimulatedClock clock;
   private long second;
 
@@ -87,7 +71,14 @@ public final class Replayer implements DecisionListener {
     }
     CapturedRequest first = input.next();
     clock = new SimulatedClock(first.timestampMillis());
-    InMemoryCounterStore store = new InMemoryCounterStore(clock, NO_BACKGROUND_WORK);
+    // Swept on the simulated clock: ended windows are dropped as the capture's time passes, so
+    // memory follows the keys active at once, not every key the capture ever held.
+    try (InMemoryCounterStore store = new InMemoryCounterStore(clock, clock).start()) {
+      return run(first, input, limiters(store));
+    }
+  }
+
+  private List<RateLimiter> limiters(InMemoryCounterStore store) {
     List<RateLimiter> instances = new ArrayList<>();
     for (int i = 0; i < settings.instances(); i++) {
       instances.add(
@@ -98,6 +89,12 @@ public final class Replayer implements DecisionListener {
               new SluiceMetrics(new PrometheusRegistry()),
               this));
     }
+    return instances;
+  }
+
+  private ReplayReport run(
+      CapturedRequest first, Iterator<CapturedRequest> input, List<RateLimiter> instances)
+      throws InterruptedException {
     long requests = 0;
     long last = first.timestampMillis();
     for (CapturedRequest request = first; request != null; request = next(input)) {
@@ -107,7 +104,7 @@ public final class Replayer implements DecisionListener {
       last = Math.max(last, request.timestampMillis());
       clock.moveTo(request.timestampMillis());
       second = Math.floorDiv(clock.millis(), 1000);
-      decisionsPerSecond.merge(second, 1L, Long::sum);
+      decisionsPerSecond.add(second);
       instances.get((int) (requests++ % instances.size())).decide(toCall(request)).join();
     }
     return report(requests, last - first.timestampMillis());
@@ -144,7 +141,8 @@ public final class Replayer implements DecisionListener {
         .add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
     // One EVALSHA per counted descriptor, whatever the algorithm: each has its one script
     // (lua/fixed_window.lua does INCRBY and PEXPIRE NX in one step since issue 11.9).
-    commandsPerSecond.merge(second, 1L, Long::sum);
+    commandsPerSecond.add(second);
+    commands++;
   }
 
   private ReplayReport report(long requests, long simulatedMillis) {
@@ -160,14 +158,13 @@ public final class Replayer implements DecisionListener {
                     t.shadowRefused,
                     t.peakPerSecond(),
                     t.topLimited(10))));
-    long totalCommands = commandsPerSecond.values().stream().mapToLong(Long::longValue).sum();
     double seconds = Math.max(1.0, Math.ceil(simulatedMillis / 1000.0));
     return new ReplayReport(
         requests,
         simulatedMillis,
-        decisionsPerSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
-        commandsPerSecond.values().stream().mapToLong(Long::longValue).max().orElse(0),
-        totalCommands / seconds,
+        decisionsPerSecond.peak(),
+        commandsPerSecond.peak(),
+        commands / seconds,
         rulesReport);
   }
 }

@@ -1,9 +1,7 @@
 package dev.sluice.replay;
 
 import dev.sluice.metrics.SpaceSaving;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What one rule did over a replay: counted descriptors, how they were answered, its busiest second
@@ -17,12 +15,12 @@ final class RuleTally {
   long allowed;
   long refused;
   long shadowRefused;
-  private final Map<Long, Long> perSecond = new HashMap<>();
+  private final SecondPeak perSecond = new SecondPeak();
   private final SpaceSaving<String> limitedKeys = new SpaceSaving<>(KEY_SKETCH);
 
   void add(long second, boolean refusedNow, boolean shadowOver, String key) {
     requests++;
-    perSecond.merge(second, 1L, Long::sum);
+    perSecond.add(second);
     if (refusedNow) {
       refused++;
       limitedKeys.add(key, 1);
@@ -36,7 +34,7 @@ final class RuleTally {
   }
 
   long peakPerSecond() {
-    return perSecond.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    return perSecond.peak();
   }
 
   /** The keys refused (or shadow-refused) most, ties by key so the output is deterministic. */

@@ -108,8 +108,13 @@ public final class RequestMapping {
     };
   }
 
-  /** The uint64 wrapper, unsigned, at most {@link RequestLimits#MAX_HITS_ADDEND}. */
-  private static long boundedHits(long uint64) {
+  /**
+   * The uint64 wrapper, unsigned, at most {@link RequestLimits#MAX_HITS_ADDEND}. Public so {@code
+   * sluice replay} checks a captured {@code hits} exactly as this port checks a request's.
+   *
+   * @throws InvalidRequestException naming the value and the maximum
+   */
+  public static long boundedHits(long uint64) {
     if (Long.compareUnsigned(uint64, RequestLimits.MAX_HITS_ADDEND) > 0) {
       throw new InvalidRequestException(
           "hits_addend "

@@ -129,7 +129,7 @@ class ReplayerTest {
     try (CaptureFile file = new CaptureFile(capture)) {
       file.next();
       org.assertj.core.api.Assertions.assertThatThrownBy(file::hasNext)
-          .hasMessage(capture + ":2: missing array 'descriptors'");
+          .hasMessage(capture + ":2: missing 'domain'");
     }
   }
 
