@@ -133,9 +133,6 @@ class CaptureFileIT {
     // 8 KiB: about 80 capture lines fit, then every write fails with EFBIG.
     JarProcess process = serve(new JarProcess.Launch(List.of("-XX:-UsePerfData"), 8), capture);
     Matcher ready = process.awaitReady(DEADLINE);
-    assertThat(permissions(tmp.resolve("private"))).isEqualTo("rwx------");
-    assertThat(permissions(tmp.resolve("private/nested"))).isEqualTo("rwx------");
-    assertThat(permissions(capture)).isEqualTo("rw-------");
 
     ManagedChannel channel =
         ManagedChannelBuilder.forAddress("127.0.0.1", Integer.parseInt(ready.group(1)))
@@ -174,6 +171,10 @@ class CaptureFileIT {
       assertThat(Long.parseLong(again.group(1))).isEqualTo(traffic.counted("failed"));
       assertThat(again.find()).as("one INFO").isFalse();
       assertThat(WARN_FAILING.matcher(process.stdout()).results().count()).isEqualTo(1);
+
+      assertThat(permissions(tmp.resolve("private"))).isEqualTo("rwx------");
+      assertThat(permissions(tmp.resolve("private/nested"))).isEqualTo("rwx------");
+      assertThat(permissions(capture)).isEqualTo("rw-------");
     } finally {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
