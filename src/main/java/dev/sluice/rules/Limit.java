@@ -83,6 +83,12 @@ public record Limit(
     return requestsPerUnit + " per " + window.words();
   }
 
+  /** {@link #inWords} and how it is counted: {@code 100 per 15 minutes, token_bucket, burst 20}. */
+  public String describe() {
+    String text = inWords() + ", " + algorithm.configName();
+    return algorithm.takesBurst() ? text + ", burst " + burst : text;
+  }
+
   /** This limit split {@code instances} ways, rounded up, for each instance to enforce alone. */
   public Limit share(int instances) {
     return new Limit(
