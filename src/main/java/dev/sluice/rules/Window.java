@@ -207,21 +207,38 @@ public sealed interface Window permits Window.Fixed, Window.Calendar {
 
     @Override
     public long index(long nowMillis) {
+      return span(nowMillis).index();
+    }
+
+    @Override
+    public long lengthMillis(long nowMillis) {
+      Span span = span(nowMillis);
+      return span.endMillis() - span.startMillis();
+    }
+
+    @Override
+    public long untilEndMillis(long nowMillis) {
+      return span(nowMillis).endMillis() - nowMillis;
+    }
+
+    /** The window holding {@code nowMillis}, remembered for the next call. */
+    private Span span(long nowMillis) {
       Span span = last;
       if (span.startMillis() <= nowMillis && nowMillis < span.endMillis()) {
-        return span.index();
+        return span;
       }
       long index = localIndex(nowMillis);
       // The local date gives the window but for a zone whose clocks went back across midnight:
       // step until the window's bounds hold the instant.
-      while (startMillis(index) > nowMillis) {
+      while (start(index) > nowMillis) {
         index--;
       }
-      while (startMillis(index + 1) <= nowMillis) {
+      while (start(index + 1) <= nowMillis) {
         index++;
       }
-      last = new Span(index, startMillis(index), startMillis(index + 1));
-      return index;
+      span = new Span(index, start(index), start(index + 1));
+      last = span;
+      return span;
     }
 
     private long localIndex(long nowMillis) {
@@ -241,6 +258,10 @@ public sealed interface Window permits Window.Fixed, Window.Calendar {
       if (span.index() == index) {
         return span.startMillis();
       }
+      return span.index() == index - 1 ? span.endMillis() : start(index);
+    }
+
+    private long start(long index) {
       return firstDay(index).atStartOfDay(zone).toInstant().toEpochMilli();
     }
 
