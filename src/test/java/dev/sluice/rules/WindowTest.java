@@ -234,4 +234,20 @@ class WindowTest {
     assertThat(month).isNotEqualTo(new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Paris")));
     assertThat(month).isNotEqualTo(new Window.Calendar(Unit.WEEK, BERLIN));
   }
+
+  @Test
+  void limit_slidingWindow_takesAnyFixedWindowAsOverridesDidButNoCalendarOne() {
+    // A client's override per week, counted by --default-algorithm sliding_window, as before.
+    assertThat(Limit.of(5, Unit.WEEK, Algorithm.SLIDING_WINDOW).window())
+        .isEqualTo(Window.of(Unit.WEEK));
+    assertThatThrownBy(
+            () ->
+                new Limit(
+                    5,
+                    new Window.Calendar(Unit.DAY, BERLIN),
+                    Algorithm.SLIDING_WINDOW,
+                    5,
+                    Consistency.EXACT))
+        .hasMessage("sliding_window cannot count per calendar day in Europe/Berlin");
+  }
 }
