@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The reference's Prometheus listener ({@code PROMETHEUS_ADDR}, {@code PROMETHEUS_PATH}): answers
@@ -18,6 +20,8 @@ import java.util.concurrent.ThreadFactory;
  * from the factory it is given ({@code reference-metrics-0}): a scrape is a few milliseconds.
  */
 public final class ReferenceMetricsServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ReferenceMetricsServer.class);
+
   private final HttpServer server;
   private final ExecutorService executor;
 
@@ -51,6 +55,10 @@ public final class ReferenceMetricsServer implements AutoCloseable {
     server.setExecutor(executor);
     server.createContext("/", exchange -> answer(exchange, path, stats));
     server.start();
+    log.info(
+        "reference metrics (the reference's stat names) on port {} at {}",
+        server.getAddress().getPort(),
+        path);
     return new ReferenceMetricsServer(server, executor);
   }
 
