@@ -129,6 +129,24 @@ class StatsdMapperTest {
   }
 
   @Test
+  void envoyGatewayMapper_timerTypeSpelling_responseTimeUnscaled() throws Exception {
+    String yaml;
+    try (var in = getClass().getResourceAsStream("/refstats/envoy-gateway-statsd.yaml")) {
+      yaml = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    StatsdMapper mapper = mapper(yaml);
+
+    Mapped.Series time =
+        series(mapper.map("ratelimit_server.ShouldRateLimit.response_time", StatType.OBSERVER));
+    Mapped.Series hits =
+        series(mapper.map("ratelimit.service.rate_limit.d.a_1.b_2.total_hits", StatType.COUNTER));
+
+    assertThat(time.observer().kind()).isEqualTo(ObserverOptions.Kind.HISTOGRAM);
+    assertThat(time.scale()).isEqualTo(1);
+    assertThat(hits.labels()).isEqualTo(Map.of("domain", "d", "key1", "a_1", "key2", "b_2"));
+  }
+
+  @Test
   void glob_segmentCountMustMatch_andStarIsOneSegment() {
     StatsdMapper mapper =
         mapper(
