@@ -57,22 +57,12 @@ final class MapperFileParser {
       Map.of(
           "ttl", "Sluice never expires a series (it keeps them, as statsd_exporter without a ttl)",
           "glob_disable_ordering", "mappings are tried in file order, globs before regexes");
-  private static final Set<String> HISTOGRAM_KEYS = Set.of("buckets");
-  private static final Map<String, String> HISTOGRAM_UNSUPPORTED =
-      Map.of(
-          "native_histogram_bucket_factor", "native histograms are not served",
-          "native_histogram_max_buckets", "native histograms are not served");
-  private static final Set<String> SUMMARY_KEYS = Set.of("quantiles");
-  private static final Map<String, String> SUMMARY_UNSUPPORTED =
-      Map.of(
-          "max_age", "the summary window is statsd_exporter's default, 10m",
-          "age_buckets", "the summary window has statsd_exporter's default 5 age buckets",
-          "buf_cap", "the summary buffer is the Prometheus Java client's");
-
   private final String source;
+  private final ObserverReader observers;
 
   private MapperFileParser(String source) {
     this.source = source;
+    this.observers = new ObserverReader(source);
   }
 
   /**
@@ -133,13 +123,7 @@ final class MapperFileParser {
 
   private Defaults defaults(MapperFields fields) {
     boolean regex = fields.text("match_type").map(type -> regex(fields, type)).orElse(false);
-    Optional<ObserverOptions.Kind> kind = kind(fields);
-    List<Double> buckets = buckets(fields).orElse(ObserverOptions.DEFAULT_BUCKETS);
-    List<ObserverOptions.Quantile> quantiles =
-        quantiles(fields).orElse(ObserverOptions.DEFAULT_QUANTILES);
-    ObserverOptions observer =
-        new ObserverOptions(kind.orElse(ObserverOptions.Kind.SUMMARY), buckets, quantiles);
-    return new Defaults(regex, kind, observer);
+    return new Defaults(regex, observers.kind(fields), observers.defaults(fields));
   }
 
   private StatsdMapping mapping(MapperFields fields, Defaults defaults) {
@@ -148,14 +132,7 @@ final class MapperFileParser {
     Map<String, String> labels =
         fields.textMap(
             "labels", label -> LABEL_NAME.matcher(label).matches(), "need [a-zA-Z_][a-zA-Z0-9_]+");
-    String name = fields.text("name").orElse("");
-    if (name.isEmpty()) {
-      throw new MapperException(source, fields.line(), "the mapping sets no 'name'");
-    }
-    if (!NAME.matcher(name).matches()) {
-      throw fields.fail(
-          "name", "invalid name '" + name + "': letters, digits, _ and $n references only");
-    }
+    String name = name(fields);
     boolean regex =
         fields.text("match_type").map(type -> regex(fields, type)).orElse(defaults.regex());
     StatsdPattern pattern = pattern(fields, regex);
@@ -167,10 +144,23 @@ final class MapperFileParser {
         fields.text("action").map(action -> drop(fields, action)).orElse(false),
         pattern.template(name),
         labelTemplates,
-        observer(fields, defaults),
+        observers.mapping(fields, defaults.kind(), defaults.observer()),
         fields.number("scale").map(OptionalDouble::of).orElse(OptionalDouble.empty()),
         fields.text("help"),
         fields.line());
+  }
+
+  /** The {@code name}: required, even to drop (as statsd_exporter wants it). */
+  private String name(MapperFields fields) {
+    String name = fields.text("name").orElse("");
+    if (name.isEmpty()) {
+      throw new MapperException(source, fields.line(), "the mapping sets no 'name'");
+    }
+    if (!NAME.matcher(name).matches()) {
+      throw fields.fail(
+          "name", "invalid name '" + name + "': letters, digits, _ and $n references only");
+    }
+    return name;
   }
 
   private StatsdPattern pattern(MapperFields fields, boolean regex) {
@@ -205,115 +195,6 @@ final class MapperFileParser {
       case "map", "" -> false;
       default -> throw fields.fail("action", "invalid action '" + action + "': map or drop");
     };
-  }
-
-  /** observer_type, else the older timer_type; summary or histogram. */
-  private static Optional<ObserverOptions.Kind> kind(MapperFields fields) {
-    String key =
-        fields.text("observer_type").filter(t -> !t.isEmpty()).isPresent()
-            ? "observer_type"
-            : "timer_type";
-    return fields
-        .text(key)
-        .filter(t -> !t.isEmpty())
-        .map(
-            type ->
-                switch (type) {
-                  case "histogram" -> ObserverOptions.Kind.HISTOGRAM;
-                  case "summary" -> ObserverOptions.Kind.SUMMARY;
-                  default ->
-                      throw fields.fail(
-                          key, "invalid " + key + " '" + type + "': histogram or summary");
-                });
-  }
-
-  private ObserverOptions observer(MapperFields fields, Defaults defaults) {
-    Optional<ObserverOptions.Kind> kind = kind(fields).or(defaults::kind);
-    Optional<List<Double>> buckets = buckets(fields);
-    Optional<List<ObserverOptions.Quantile>> quantiles = quantiles(fields);
-    if (kind.equals(Optional.of(ObserverOptions.Kind.HISTOGRAM))
-        && fields.node("summary_options").isPresent()) {
-      throw fields.fail(
-          "summary_options", "cannot use histogram observer and summary options at the same time");
-    }
-    if (kind.equals(Optional.of(ObserverOptions.Kind.SUMMARY))
-        && fields.node("histogram_options").isPresent()) {
-      throw fields.fail(
-          "histogram_options",
-          "cannot use summary observer and histogram options at the same time");
-    }
-    return new ObserverOptions(
-        kind.orElse(ObserverOptions.Kind.SUMMARY),
-        buckets.orElse(defaults.observer().buckets()),
-        quantiles.orElse(defaults.observer().quantiles()));
-  }
-
-  /** {@code histogram_options.buckets}, or the older top-level {@code buckets}; not both. */
-  private Optional<List<Double>> buckets(MapperFields fields) {
-    Optional<MapperFields> options =
-        fields
-            .node("histogram_options")
-            .map(
-                node ->
-                    new MapperFields(
-                        source, node, "histogram_options", HISTOGRAM_KEYS, HISTOGRAM_UNSUPPORTED));
-    List<Node> nested = options.map(o -> o.list("buckets")).orElse(List.of());
-    List<Node> legacy = fields.list("buckets");
-    if (!nested.isEmpty() && !legacy.isEmpty()) {
-      throw fields.fail(
-          "buckets",
-          "cannot use buckets in both the top level and histogram options at the same time");
-    }
-    List<Node> given = nested.isEmpty() ? legacy : nested;
-    MapperFields owner = nested.isEmpty() ? fields : options.get();
-    if (given.isEmpty()) {
-      return Optional.empty();
-    }
-    List<Double> bounds = new ArrayList<>();
-    for (Node node : given) {
-      bounds.add(owner.number(node, "buckets"));
-    }
-    try {
-      return Optional.of(
-          new ObserverOptions(ObserverOptions.Kind.HISTOGRAM, bounds, List.of()).buckets());
-    } catch (IllegalArgumentException e) {
-      throw fields.fail(nested.isEmpty() ? "buckets" : "histogram_options", e.getMessage());
-    }
-  }
-
-  /** {@code summary_options.quantiles}, or the older top-level {@code quantiles}; not both. */
-  private Optional<List<ObserverOptions.Quantile>> quantiles(MapperFields fields) {
-    Optional<MapperFields> options =
-        fields
-            .node("summary_options")
-            .map(
-                node ->
-                    new MapperFields(
-                        source, node, "summary_options", SUMMARY_KEYS, SUMMARY_UNSUPPORTED));
-    List<Node> nested = options.map(o -> o.list("quantiles")).orElse(List.of());
-    List<Node> legacy = fields.list("quantiles");
-    if (!nested.isEmpty() && !legacy.isEmpty()) {
-      throw fields.fail(
-          "quantiles",
-          "cannot use quantiles in both the top level and summary options at the same time");
-    }
-    List<Node> given = nested.isEmpty() ? legacy : nested;
-    if (given.isEmpty()) {
-      return Optional.empty();
-    }
-    List<ObserverOptions.Quantile> quantiles = new ArrayList<>();
-    for (Node node : given) {
-      MapperFields quantile =
-          new MapperFields(source, node, "a quantile", Set.of("quantile", "error"), Map.of());
-      try {
-        quantiles.add(
-            new ObserverOptions.Quantile(
-                quantile.number("quantile").orElse(0.0), quantile.number("error").orElse(0.0)));
-      } catch (IllegalArgumentException e) {
-        throw new MapperException(source, quantile.line(), e.getMessage());
-      }
-    }
-    return Optional.of(quantiles);
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

@@ -73,35 +73,37 @@ final class Template {
    */
   static Template regex(String text, int groups, Set<String> named) {
     List<Part> parts = new ArrayList<>();
-    StringBuilder literal = new StringBuilder();
     int i = 0;
     while (i < text.length()) {
-      char c = text.charAt(i);
-      if (c != '$') {
-        literal.append(c);
-        i++;
-      } else if (i + 1 < text.length() && text.charAt(i + 1) == '$') {
-        literal.append('$');
-        i += 2;
-      } else {
-        GoReference reference = GoReference.at(text, i + 1);
-        if (reference == null) {
-          literal.append('$'); // malformed: Go keeps the '$' as text
-          i++;
-          continue;
-        }
-        literal(parts, literal.toString());
-        literal.setLength(0);
-        if (reference.number() >= 0 && reference.number() <= groups) {
-          parts.add(new Group(reference.number()));
-        } else if (reference.number() < 0 && named.contains(reference.name())) {
-          parts.add(new Named(reference.name()));
-        }
-        i = reference.end();
+      int dollar = text.indexOf('$', i);
+      if (dollar < 0) {
+        literal(parts, text.substring(i));
+        break;
       }
+      literal(parts, text.substring(i, dollar));
+      i = goReference(text, dollar, parts, groups, named);
     }
-    literal(parts, literal.toString());
     return new Template(parts);
+  }
+
+  /** Adds what the '$' at {@code dollar} stands for; returns where the text goes on. */
+  private static int goReference(
+      String text, int dollar, List<Part> parts, int groups, Set<String> named) {
+    if (dollar + 1 < text.length() && text.charAt(dollar + 1) == '$') {
+      literal(parts, "$");
+      return dollar + 2;
+    }
+    GoReference reference = GoReference.at(text, dollar + 1);
+    if (reference == null) {
+      literal(parts, "$"); // malformed: Go keeps the '$' as text
+      return dollar + 1;
+    }
+    if (reference.number() >= 0 && reference.number() <= groups) {
+      parts.add(new Group(reference.number()));
+    } else if (reference.number() < 0 && named.contains(reference.name())) {
+      parts.add(new Named(reference.name()));
+    }
+    return reference.end();
   }
 
   private static void literal(List<Part> parts, String text) {
