@@ -92,7 +92,11 @@ public final class ReferenceStats implements StatsMirror {
 
   @Override
   public void domainNotFound(String domain) {
-    notFound.computeIfAbsent(domain, d -> counter(ReferenceStatNames.domainNotFound(d))).add(1);
+    MappedStat stat = notFound.get(domain);
+    if (stat == null) {
+      stat = notFound.computeIfAbsent(domain, d -> counter(ReferenceStatNames.domainNotFound(d)));
+    }
+    stat.add(1);
   }
 
   @Override
