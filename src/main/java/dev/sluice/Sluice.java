@@ -8,6 +8,8 @@ import dev.sluice.config.ServeConfig;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.live.LiveStats;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.refstats.MapperException;
+import dev.sluice.refstats.ReferenceMetrics;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
@@ -21,6 +23,7 @@ import dev.sluice.tracing.Tracing;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerCredentials;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -53,7 +56,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
  *   <li>{@code sluice-capture-0} ({@code --capture-file} only): writes sampled requests;
- *   <li>{@code admin-http-N}: the admin HTTP port.
+ *   <li>{@code admin-http-N}: the admin HTTP port;
+ *   <li>{@code reference-metrics-0} ({@code --reference-metrics-addr} only): the reference's
+ *       Prometheus endpoint.
  * </ul>
  */
 public final class Sluice implements AutoCloseable {
@@ -69,13 +74,23 @@ public final class Sluice implements AutoCloseable {
 
   private final ServeConfig config;
   private final StartedParts started = new StartedParts(log);
-  private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+  private final ReferenceMetrics referenceMetrics;
+  private final SluiceMetrics metrics;
   private volatile boolean draining;
   private GrpcServer grpc;
   private AdminSurface admin;
 
+  /**
+   * @throws StartupException when the reference metrics' mapper file is unreadable or invalid
+   */
   private Sluice(ServeConfig config) {
     this.config = config;
+    try {
+      this.referenceMetrics = ReferenceMetrics.of(config.referenceMetrics());
+    } catch (MapperException | UncheckedIOException e) {
+      throw new StartupException("reference metrics mapper: " + e.getMessage(), e);
+    }
+    this.metrics = new SluiceMetrics(new PrometheusRegistry(), referenceMetrics.mirror());
   }
 
   /**
@@ -127,6 +142,9 @@ public final class Sluice implements AutoCloseable {
         startAdmin(
             new AdminSurface.Sources(rules.reloader(), stack.routed(), metrics, service, live),
             status);
+    referenceMetrics
+        .start(new DaemonThreadFactory("reference-metrics"))
+        .ifPresent(server -> started.add("reference metrics server", server));
     rules.startUpdates(started);
     startHealthUpdates(scheduler, status);
     logReady(rules.initial(), stack);
@@ -236,6 +254,11 @@ public final class Sluice implements AutoCloseable {
 
   public int httpPort() {
     return admin.httpPort();
+  }
+
+  /** The port of the reference's Prometheus endpoint; empty when it is off. */
+  public OptionalInt referenceMetricsPort() {
+    return referenceMetrics.port();
   }
 
   /** The admin gRPC port; empty when it is off. */

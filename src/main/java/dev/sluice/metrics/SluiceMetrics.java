@@ -60,9 +60,19 @@ public final class SluiceMetrics {
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
   private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
   private final ConsistencyMetrics consistency;
+  private final StatsMirror mirror;
 
   public SluiceMetrics(PrometheusRegistry registry) {
+    this(registry, StatsMirror.NONE);
+  }
+
+  /**
+   * @param mirror told every event recorded here as it is recorded ({@link StatsMirror#NONE} for
+   *     none)
+   */
+  public SluiceMetrics(PrometheusRegistry registry, StatsMirror mirror) {
     this.registry = registry;
+    this.mirror = mirror;
     this.consistency = new ConsistencyMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
@@ -201,6 +211,7 @@ public final class SluiceMetrics {
       series = ofDomain.computeIfAbsent(label, l -> new RuleSeries(domain, l, rule));
     }
     series.record(counts);
+    mirror.ruleOutcome(domain, label, counts);
   }
 
   /**
@@ -249,7 +260,9 @@ public final class SluiceMetrics {
   }
 
   public void domainNotFound(String domain) {
-    domainNotFound.labelValues(unknownDomains.admit(domain)).inc();
+    String admitted = unknownDomains.admit(domain);
+    domainNotFound.labelValues(admitted).inc();
+    mirror.domainNotFound(admitted);
   }
 
   /**
@@ -257,6 +270,7 @@ public final class SluiceMetrics {
    */
   public void request(String code, long nanos) {
     seriesOf(requestsByCode, requests, code).observe(nanos / 1e9);
+    mirror.request(code, nanos);
   }
 
   public void storeCall(String store, long nanos, boolean failed) {
@@ -274,10 +288,21 @@ public final class SluiceMetrics {
   public void reloaded(int domains, int rules) {
     reloads.labelValues("success").inc();
     rulesLoaded(domains, rules);
+    mirror.configLoad(true);
   }
 
   public void reloadRejected() {
     reloads.labelValues("failure").inc();
+    mirror.configLoad(false);
+  }
+
+  /**
+   * The rules read from files at startup: a load like a reload for the mirror (the reference
+   * service counts it as a config load), but not a reload in {@code sluice_rules_reloads_total}.
+   */
+  public void initialRulesLoaded(int domains, int rules) {
+    rulesLoaded(domains, rules);
+    mirror.configLoad(true);
   }
 
   public void rulesLoaded(int domains, int rules) {
@@ -287,6 +312,7 @@ public final class SluiceMetrics {
 
   public void failurePolicyDecision(String policy) {
     failurePolicy.labelValues(policy).inc();
+    mirror.failurePolicyDecision();
   }
 
   /**
@@ -304,6 +330,7 @@ public final class SluiceMetrics {
 
   public void globalShadowMode() {
     globalShadow.inc();
+    mirror.globalShadowMode();
   }
 
   public void localCacheLookup(boolean hit) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.ReferenceMetricsConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreKind;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -233,6 +235,64 @@ class ReferenceEnvironmentTest {
         // Honoured since --charge-denied exists (issue 12): SLUICE_CHARGE_DENIED=false.
         .doesNotContain("STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT");
     assertThat(warnings(Map.of("PORT", "8080"))).isEmpty();
+  }
+
+  @Test
+  void usePrometheus_servesTheReferenceNamesOnPrometheusAddr() {
+    ServeConfig config =
+        serve(
+            Map.of(
+                "USE_PROMETHEUS", "true",
+                "PROMETHEUS_ADDR", ":19001",
+                "PROMETHEUS_PATH", "/stats",
+                "PROMETHEUS_MAPPER_YAML", "/etc/statsd-exporter/conf.yaml",
+                "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS", "True"));
+
+    ReferenceMetricsConfig metrics = config.referenceMetrics();
+    assertThat(metrics.address()).contains(new InetSocketAddress(19001));
+    assertThat(metrics.path()).isEqualTo("/stats");
+    assertThat(metrics.mapper()).contains(Path.of("/etc/statsd-exporter/conf.yaml"));
+    assertThat(metrics.responseTimeInMillis()).isTrue();
+    assertThat(
+            warnings(
+                Map.of(
+                    "USE_PROMETHEUS", "true",
+                    "PROMETHEUS_ADDR", ":19001",
+                    "PROMETHEUS_MAPPER_YAML", "/etc/statsd-exporter/conf.yaml")))
+        .isEmpty();
+  }
+
+  @Test
+  void usePrometheus_defaultsAsTheReference() {
+    ReferenceMetricsConfig metrics = serve(Map.of("USE_PROMETHEUS", "1")).referenceMetrics();
+
+    assertThat(metrics.address()).contains(new InetSocketAddress(9090));
+    assertThat(metrics.path()).isEqualTo("/metrics");
+    assertThat(metrics.mapper()).isEmpty();
+    assertThat(metrics.responseTimeInMillis()).isFalse();
+    assertThat(serve(Map.of()).referenceMetrics()).isEqualTo(ReferenceMetricsConfig.OFF);
+  }
+
+  @Test
+  void prometheusVariablesWithoutUsePrometheus_areIgnoredWithAWarning() {
+    Map<String, String> env = Map.of("USE_PROMETHEUS", "false", "PROMETHEUS_ADDR", ":19001");
+
+    assertThat(serve(env).referenceMetrics().enabled()).isFalse();
+    assertThat(warnings(env))
+        .contains("PROMETHEUS_ADDR (ignored without USE_PROMETHEUS=true, as by the reference)");
+  }
+
+  @Test
+  void sluiceTwin_beatsPrometheusAddr() {
+    ReferenceMetricsConfig metrics =
+        serve(
+                Map.of(
+                    "USE_PROMETHEUS", "true",
+                    "PROMETHEUS_ADDR", ":19001",
+                    "SLUICE_REFERENCE_METRICS_ADDR", "127.0.0.1:19002"))
+            .referenceMetrics();
+
+    assertThat(metrics.address()).contains(new InetSocketAddress("127.0.0.1", 19002));
   }
 
   @Test
