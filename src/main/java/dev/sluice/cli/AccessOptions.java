@@ -59,7 +59,7 @@ final class AccessOptions {
       names = "--grpc-tls-key",
       defaultValue = "${env:SLUICE_GRPC_TLS_KEY:-}",
       description =
-          "PEM (PKCS#8) private key of --grpc-tls-cert (env SLUICE_GRPC_TLS_KEY, default none).")
+          "PEM private key (PKCS#8 or PKCS#1 RSA) of --grpc-tls-cert (env SLUICE_GRPC_TLS_KEY, default none).")
   String grpcTlsKey;
 
   @Option(
