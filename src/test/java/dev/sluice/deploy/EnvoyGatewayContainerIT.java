@@ -51,9 +51,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /certs}; rules come over xDS from a management server that requires that client
  * certificate and whose certificate names {@code envoy-gateway}; counters live in a real Redis.
  *
- * <p>One thing differs from Envoy Gateway's Deployment: the ports. Its container listens on the
+ * <p>Two things differ from Envoy Gateway's Deployment. The ports: its container listens on the
  * defaults 8080, 8081 and 19001, which a shared machine may have taken, so {@code PORT}, {@code
- * GRPC_PORT} and {@code PROMETHEUS_ADDR} name free ones.
+ * GRPC_PORT} and {@code PROMETHEUS_ADDR} name free ones. And {@code REDIS_TIMEOUT}: Sluice's
+ * default (100 ms) fails calls when both cores of the test machine are busy.
  */
 class EnvoyGatewayContainerIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
@@ -170,6 +171,7 @@ class EnvoyGatewayContainerIT {
     env.put("FORCE_START_WITHOUT_INITIAL_CONFIG", "true");
     env.put("REDIS_SOCKET_TYPE", "tcp");
     env.put("REDIS_URL", "127.0.0.1:" + redis.port());
+    env.put("REDIS_TIMEOUT", "5s"); // not Envoy Gateway's: 100 ms fails on a loaded test machine
     env.put("USE_PROMETHEUS", "true");
     env.put("PROMETHEUS_ADDR", ":" + ports.metrics());
     env.put("PROMETHEUS_MAPPER_YAML", "/etc/statsd-exporter/conf.yaml");
