@@ -54,6 +54,12 @@ final class ReferenceServerVariables {
               .resolve(t.getOrDefault("RUNTIME_APPDIRECTORY", "config"));
       t.put("RUNTIME_ROOT", "SLUICE_CONFIG", dir.normalize().toString());
     }
+    // RUNTIME_WATCH_ROOT needs nothing: content polling sees both of its modes' changes.
+    if (t.has("RUNTIME_IGNOREDOTFILES") && !t.flag("RUNTIME_IGNOREDOTFILES")) {
+      t.warn(
+          "RUNTIME_IGNOREDOTFILES=false (Sluice always skips dot files and directories, a"
+              + " ConfigMap's ..data among them)");
+    }
     t.bool("MERGE_DOMAIN_CONFIG", "SLUICE_MERGE_DOMAINS");
     if (t.flag("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED")) {
       // As in the reference: start with no rules, unhealthy until a load brings one domain.
