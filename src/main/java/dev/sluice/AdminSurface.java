@@ -6,6 +6,7 @@ import dev.sluice.admin.AdminGrpcService;
 import dev.sluice.admin.AdminHttpServer;
 import dev.sluice.admin.CounterAdmin;
 import dev.sluice.admin.CountersHandler;
+import dev.sluice.admin.DebugListener;
 import dev.sluice.admin.ExplainHandler;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.JsonHandler;
@@ -34,10 +35,11 @@ import java.util.OptionalInt;
 
 /**
  * The operator's surface: one {@link AdminApi} facade behind the admin gRPC port (when {@code
- * --admin-grpc-port} is set) and the admin HTTP port with its routes, started in that order.
+ * --admin-grpc-port} is set) and the admin HTTP port with its routes, then the reference's debug
+ * port (when {@code --debug-port} is set), started in that order.
  *
- * <p>Threads: the admin HTTP port's {@code admin-http-N} and the admin gRPC port's own two handler
- * threads; {@link #start} runs on the thread that starts Sluice.
+ * <p>Threads: the admin HTTP and debug ports' {@code admin-http-N} and the admin gRPC port's own
+ * two handler threads; {@link #start} runs on the thread that starts Sluice.
  */
 final class AdminSurface {
   /**
@@ -64,10 +66,13 @@ final class AdminSurface {
 
   private final Optional<GrpcServer> grpc;
   private final AdminHttpServer http;
+  private final Optional<AdminHttpServer> debug;
 
-  private AdminSurface(Optional<GrpcServer> grpc, AdminHttpServer http) {
+  private AdminSurface(
+      Optional<GrpcServer> grpc, AdminHttpServer http, Optional<AdminHttpServer> debug) {
     this.grpc = grpc;
     this.http = http;
+    this.debug = debug;
   }
 
   /**
@@ -97,7 +102,16 @@ final class AdminSurface {
         new AdminHttpServer(new InetSocketAddress(access.httpBind(), config.server().httpPort()));
     route(http, api, sources, status);
     started.add("admin http server", http.start());
-    return new AdminSurface(grpc, http);
+    Optional<AdminHttpServer> debug = Optional.empty();
+    if (access.debugPort().isPresent()) {
+      AdminHttpServer server =
+          DebugListener.on(
+              new InetSocketAddress(access.httpBind(), access.debugPort().getAsInt()),
+              new ReadGuard(api, new RlconfigHandler(sources.rules()::rules)));
+      started.add("debug http server", server.start());
+      debug = Optional.of(server);
+    }
+    return new AdminSurface(grpc, http, debug);
   }
 
   private static AdminApi api(ServeConfig config, Sources sources) {
@@ -135,6 +149,11 @@ final class AdminSurface {
 
   int httpPort() {
     return http.port();
+  }
+
+  /** The reference's debug port ({@code /rlconfig}); empty when it is off. */
+  OptionalInt debugPort() {
+    return debug.map(server -> OptionalInt.of(server.port())).orElse(OptionalInt.empty());
   }
 
   /** Empty when the admin gRPC port is off. */

@@ -266,6 +266,13 @@ public final class Sluice implements AutoCloseable {
     return admin.grpcPort();
   }
 
+  /**
+   * The debug port ({@code /rlconfig}, the reference's {@code DEBUG_PORT}); empty when it is off.
+   */
+  public OptionalInt debugPort() {
+    return admin.debugPort();
+  }
+
   /** The names of the started parts in start order; they close in reverse. */
   List<String> startedParts() {
     return started.names();

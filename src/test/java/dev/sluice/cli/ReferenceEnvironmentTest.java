@@ -313,4 +313,31 @@ class ReferenceEnvironmentTest {
     assertThat(ReferenceEnvironment.goDuration("500us")).isEqualTo(Duration.ofNanos(500_000));
     assertThat(ReferenceEnvironment.goDuration("0")).isZero();
   }
+
+  @Test
+  void debugPort_otherThanPort_opensTheDebugListenerThere() {
+    ServeConfig config = serve(Map.of("DEBUG_PORT", "6070", "PORT", "8080"));
+
+    assertThat(config.server().access().debugPort()).hasValue(6070);
+    assertThat(config.server().httpPort()).isEqualTo(8080);
+    assertThat(warnings(Map.of("DEBUG_PORT", "6070"))).isEmpty();
+  }
+
+  @Test
+  void debugPort_equalToPort_orUnset_opensNothing() {
+    assertThat(serve(Map.of("DEBUG_PORT", "9000", "PORT", "9000")).server().access().debugPort())
+        .isEmpty();
+    assertThat(serve(Map.of("DEBUG_PORT", "8080")).server().access().debugPort()).isEmpty();
+    assertThat(serve(Map.of()).server().access().debugPort()).as("not 6070 unasked").isEmpty();
+  }
+
+  @Test
+  void debugHost_ofItsOwnListener_isWarnedAbout_elseBindsTheHttpPort() {
+    Map<String, String> separate = Map.of("DEBUG_PORT", "6070", "DEBUG_HOST", "127.0.0.1");
+
+    assertThat(serve(separate).server().access().httpBind()).isEqualTo("0.0.0.0");
+    assertThat(warnings(separate)).contains("DEBUG_HOST=127.0.0.1 (the debug port listens");
+    assertThat(serve(Map.of("DEBUG_HOST", "127.0.0.1")).server().access().httpBind())
+        .isEqualTo("127.0.0.1");
+  }
 }
