@@ -104,7 +104,9 @@ class EnvoyGatewayContainerIT {
     box.copy(rateLimit, "/certs/tls.crt");
     box.copy(certs.pkcs1KeyOf(rateLimit), "/certs/tls.key");
     box.copy(certs.ca(), "/certs/ca.crt");
-    box.write("/etc/statsd-exporter/conf.yaml", STATSD_MAPPINGS);
+    box.write(
+        "/etc/statsd-exporter/conf.yaml",
+        Files.readString(Path.of("src/test/resources/refstats/envoy-gateway-statsd.yaml")));
     // Cluster DNS: the management server's Service name.
     box.write("/etc/hosts", "127.0.0.1 localhost envoy-gateway\n");
     Ports ports = new Ports(freePort(), freePort(), freePort());
@@ -134,13 +136,33 @@ class EnvoyGatewayContainerIT {
   }
 
   /**
-   * Where the reference's Prometheus series on {@code PROMETHEUS_ADDR} ({@code
-   * ratelimit_service_rate_limit_total_hits} and {@code _over_limit} for {@link #DOMAIN} after the
-   * calls above, {@code ratelimit_service_config_load_success}) are to be asserted once Sluice
-   * serves that endpoint; {@code metricsPort} is the port {@code PROMETHEUS_ADDR} names.
+   * The reference's series on {@code PROMETHEUS_ADDR}, mapped through the mounted ConfigMap as
+   * Envoy Gateway's dashboard reads them: the {@code LIMIT + 1} calls above, one of them over.
    */
-  private static void referencePrometheusSeries(int metricsPort) {
-    assertThat(metricsPort).isPositive();
+  private static void referencePrometheusSeries(int metricsPort) throws Exception {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    HttpRequest get =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    String body = http.send(get, HttpResponse.BodyHandlers.ofString()).body();
+    String labels =
+        "{domain=\""
+            + DOMAIN
+            + "\",key1=\""
+            + ROUTE
+            + "_"
+            + ROUTE
+            + "\",key2=\""
+            + MATCH
+            + "_"
+            + MATCH
+            + "\"}";
+    assertThat(body)
+        .as("the reference's series on PROMETHEUS_ADDR:%n%s", body)
+        .contains("ratelimit_service_rate_limit_total_hits" + labels + " " + (LIMIT + 1))
+        .contains("ratelimit_service_rate_limit_over_limit" + labels + " 1")
+        .containsPattern("(?m)^ratelimit_service_config_load_success(\\{[^}]*})? [1-9]");
   }
 
   private record Ports(int http, int grpc, int metrics) {}
@@ -306,16 +328,4 @@ class EnvoyGatewayContainerIT {
       return socket.getLocalPort();
     }
   }
-
-  /** A statsd_exporter mapping file like the one Envoy Gateway mounts (one rule is enough). */
-  private static final String STATSD_MAPPINGS =
-      """
-      mappings:
-        - match: "ratelimit.service.rate_limit.*.*.total_hits"
-          name: "ratelimit_service_rate_limit_total_hits"
-          timer_type: "histogram"
-          labels:
-            domain: "$1"
-            key1: "$2"
-      """;
 }
