@@ -1,8 +1,6 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.IOException;
+import dev.sluice.config.AdminHttpConfig;
 import java.net.InetSocketAddress;
 
 /**
@@ -12,9 +10,10 @@ import java.net.InetSocketAddress;
  * list; a probe pointed here by mistake would then pass). Health, metrics and the admin API stay on
  * the admin HTTP port; the reference's pprof and {@code /stats} have no Java counterpart here.
  *
- * <p>Threads: its own {@link AdminHttpServer}'s two {@code admin-http-N} threads.
+ * <p>It is an {@link AdminHttpServer} of its own, so it has the admin port's limits against slow
+ * and flooding clients. Threads: that server's (see there).
  */
-public final class DebugListener implements HttpHandler {
+public final class DebugListener implements AdminRoute {
   static final String INDEX = "/rlconfig: the loaded limits, one line per rule\n";
 
   private DebugListener() {}
@@ -22,21 +21,19 @@ public final class DebugListener implements HttpHandler {
   /**
    * The listener, not started yet.
    *
-   * @param rlconfig the admin port's {@code /rlconfig} handler, read guard included
+   * @param reads the admin port's read gate (the read token, when one is required)
+   * @param rlconfig the admin port's {@code /rlconfig} route
    * @throws java.io.UncheckedIOException when the port cannot be bound
    */
-  public static AdminHttpServer on(InetSocketAddress address, HttpHandler rlconfig) {
-    return new AdminHttpServer(address)
-        .handle("/rlconfig", rlconfig)
-        .handle("/", new DebugListener());
+  public static AdminHttpServer on(
+      InetSocketAddress address, AdminHttpConfig limits, AdminGate reads, AdminRoute rlconfig) {
+    return new AdminHttpServer(address, limits)
+        .handle("/rlconfig", reads, AdminHttpServer.Lane.HANDLERS, rlconfig)
+        .handle("/", reads, AdminHttpServer.Lane.IO, new DebugListener());
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    if (exchange.getRequestURI().getPath().equals("/")) {
-      AdminHttpServer.send(exchange, 200, AdminHttpServer.TEXT, INDEX);
-    } else {
-      AdminHttpServer.send(exchange, 404, AdminHttpServer.TEXT, "not found; see /\n");
-    }
+  public AdminResponse answer(AdminRequest request) {
+    return AdminResponse.text(200, INDEX);
   }
 }

@@ -1,12 +1,9 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.RuleSet;
-import java.io.IOException;
 import java.util.Comparator;
 import java.util.function.Supplier;
 
@@ -19,7 +16,7 @@ import java.util.function.Supplier;
  * (the reference's are in map order). A limit counted by another algorithm than a fixed window says
  * so at the end of its line.
  */
-public final class RlconfigHandler implements HttpHandler {
+public final class RlconfigHandler implements AdminRoute {
   private final Supplier<RuleSet> rules;
 
   /** {@code rules} is read once per request: the snapshot being served. */
@@ -28,8 +25,8 @@ public final class RlconfigHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    AdminHttpServer.send(exchange, 200, "text/plain; charset=utf-8", dump(rules.get()));
+  public AdminResponse answer(AdminRequest request) {
+    return AdminResponse.text(200, dump(rules.get()));
   }
 
   /** The dump of {@code rules}: one {@code \n}-terminated line per limit node, empty for none. */

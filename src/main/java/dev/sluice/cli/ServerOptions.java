@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.config.AccessConfig;
+import dev.sluice.config.AdminHttpConfig;
 import dev.sluice.config.ConnectionAge;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.ServerConfig;
@@ -114,6 +115,40 @@ final class ServerOptions {
           "How long calls in flight may take to finish on SIGTERM (env SLUICE_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
   Duration shutdownGrace;
 
+  @Option(
+      names = "--http-header-timeout",
+      defaultValue = "${env:SLUICE_HTTP_HEADER_TIMEOUT:-5s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Admin HTTP: time from opening a connection to its last request header; then it is"
+              + " closed (env SLUICE_HTTP_HEADER_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration httpHeaderTimeout;
+
+  @Option(
+      names = "--http-body-timeout",
+      defaultValue = "${env:SLUICE_HTTP_BODY_TIMEOUT:-10s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Admin HTTP: time for a request body to arrive whole; then 408 (env"
+              + " SLUICE_HTTP_BODY_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration httpBodyTimeout;
+
+  @Option(
+      names = "--http-max-connections",
+      defaultValue = "${env:SLUICE_HTTP_MAX_CONNECTIONS:-256}",
+      description =
+          "Admin HTTP: connections open at once; beyond, the one waiting longest for its headers"
+              + " is closed (env SLUICE_HTTP_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+  int httpMaxConnections;
+
+  @Option(
+      names = "--http-threads",
+      defaultValue = "${env:SLUICE_HTTP_THREADS:-4}",
+      description =
+          "Admin HTTP: threads running the handlers that may block; /healthcheck never waits for"
+              + " them (env SLUICE_HTTP_THREADS, default ${DEFAULT-VALUE}).")
+  int httpThreads;
+
   ServerConfig toConfig(AccessConfig access) {
     return new ServerConfig(
         grpcPort,
@@ -125,6 +160,7 @@ final class ServerOptions {
         access,
         healthNeedsRules,
         new GrpcTransportConfig(
-            grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers));
+            grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers),
+        new AdminHttpConfig(httpHeaderTimeout, httpBodyTimeout, httpMaxConnections, httpThreads));
   }
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param healthNeedsRules health fails while zero domains are loaded (the reference's
  *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
  * @param transport the gRPC port's transport, event loops, flow-control window, handler thread
+ * @param adminHttp the admin HTTP port's timeouts, connection bound and handler threads
  */
 public record ServerConfig(
     int grpcPort,
@@ -27,7 +28,8 @@ public record ServerConfig(
     ConnectionAge connectionAge,
     AccessConfig access,
     boolean healthNeedsRules,
-    GrpcTransportConfig transport) {
+    GrpcTransportConfig transport,
+    AdminHttpConfig adminHttp) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -41,6 +43,31 @@ public record ServerConfig(
     }
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(adminHttp, "adminHttp");
+  }
+
+  /** With the default admin HTTP limits. */
+  public ServerConfig(
+      int grpcPort,
+      int httpPort,
+      int grpcThreads,
+      boolean adminReadOnly,
+      Duration shutdownGrace,
+      ConnectionAge connectionAge,
+      AccessConfig access,
+      boolean healthNeedsRules,
+      GrpcTransportConfig transport) {
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        AdminHttpConfig.defaults());
   }
 
   /** With the tuned default transport. */
@@ -132,7 +159,8 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        transport);
+        transport,
+        adminHttp);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
@@ -145,7 +173,8 @@ public record ServerConfig(
         connectionAge,
         newAccess,
         healthNeedsRules,
-        transport);
+        transport,
+        adminHttp);
   }
 
   public ServerConfig withHealthNeedsRules(boolean needsRules) {
@@ -158,7 +187,8 @@ public record ServerConfig(
         connectionAge,
         access,
         needsRules,
-        transport);
+        transport,
+        adminHttp);
   }
 
   public ServerConfig withTransport(GrpcTransportConfig newTransport) {
@@ -171,7 +201,22 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        newTransport);
+        newTransport,
+        adminHttp);
+  }
+
+  public ServerConfig withAdminHttp(AdminHttpConfig newAdminHttp) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        newAdminHttp);
   }
 
   private static void checkPort(String name, int port) {
