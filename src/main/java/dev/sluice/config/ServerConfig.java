@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param healthNeedsRules health fails while zero domains are loaded (the reference's
  *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
  * @param transport the gRPC port's transport, event loops, flow-control window, handler thread
+ * @param grpcLimits what one client may hold of the gRPC port: calls, connections, queued bytes
  */
 public record ServerConfig(
     int grpcPort,
@@ -27,7 +28,8 @@ public record ServerConfig(
     ConnectionAge connectionAge,
     AccessConfig access,
     boolean healthNeedsRules,
-    GrpcTransportConfig transport) {
+    GrpcTransportConfig transport,
+    GrpcLimits grpcLimits) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -41,6 +43,31 @@ public record ServerConfig(
     }
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(grpcLimits, "grpcLimits");
+  }
+
+  /** With the default gRPC limits. */
+  public ServerConfig(
+      int grpcPort,
+      int httpPort,
+      int grpcThreads,
+      boolean adminReadOnly,
+      Duration shutdownGrace,
+      ConnectionAge connectionAge,
+      AccessConfig access,
+      boolean healthNeedsRules,
+      GrpcTransportConfig transport) {
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        GrpcLimits.defaults());
   }
 
   /** With the tuned default transport. */
@@ -132,7 +159,8 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        transport);
+        transport,
+        grpcLimits);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
@@ -145,7 +173,8 @@ public record ServerConfig(
         connectionAge,
         newAccess,
         healthNeedsRules,
-        transport);
+        transport,
+        grpcLimits);
   }
 
   public ServerConfig withHealthNeedsRules(boolean needsRules) {
@@ -158,7 +187,8 @@ public record ServerConfig(
         connectionAge,
         access,
         needsRules,
-        transport);
+        transport,
+        grpcLimits);
   }
 
   public ServerConfig withTransport(GrpcTransportConfig newTransport) {
@@ -171,7 +201,22 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        newTransport);
+        newTransport,
+        grpcLimits);
+  }
+
+  public ServerConfig withGrpcLimits(GrpcLimits newLimits) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        newLimits);
   }
 
   private static void checkPort(String name, int port) {

@@ -60,10 +60,12 @@ public final class SluiceMetrics {
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
   private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
   private final ConsistencyMetrics consistency;
+  private final GrpcTransportMetrics grpcTransport;
 
   public SluiceMetrics(PrometheusRegistry registry) {
     this.registry = registry;
     this.consistency = new ConsistencyMetrics(registry);
+    this.grpcTransport = new GrpcTransportMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -313,6 +315,11 @@ public final class SluiceMetrics {
   /** The synced and split modes' metrics. */
   public ConsistencyMetrics consistency() {
     return consistency;
+  }
+
+  /** The gRPC ports' limits: calls refused, connections closed, connections open. */
+  public GrpcTransportMetrics grpcTransport() {
+    return grpcTransport;
   }
 
   public void memoryEvicted(long counters) {
