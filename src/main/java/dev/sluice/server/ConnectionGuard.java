@@ -4,6 +4,7 @@ import dev.sluice.config.GrpcLimits;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
 import io.grpc.netty.shaded.io.netty.channel.ChannelDuplexHandler;
 import io.grpc.netty.shaded.io.netty.channel.ChannelFactory;
+import io.grpc.netty.shaded.io.netty.channel.ChannelHandler;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandler.Sharable;
 import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
 import io.grpc.netty.shaded.io.netty.channel.ChannelInboundHandlerAdapter;
@@ -40,9 +41,14 @@ final class ConnectionGuard {
   private final AtomicInteger open = new AtomicInteger();
   private final Acceptor acceptor = new Acceptor();
 
-  private ConnectionGuard(GrpcLimits limits, TransportReport report) {
+  ConnectionGuard(GrpcLimits limits, TransportReport report) {
     this.limits = limits;
     this.report = report;
+  }
+
+  /** The handler a listening channel carries ahead of Netty's acceptor; one for all of them. */
+  ChannelHandler acceptor() {
+    return acceptor;
   }
 
   /** Listening channels of {@code type} that apply {@code limits} to what they accept. */
@@ -52,7 +58,7 @@ final class ConnectionGuard {
     ConnectionGuard guard = new ConnectionGuard(limits, report);
     return () -> {
       ServerChannel channel = plain.newChannel();
-      channel.pipeline().addLast(guard.acceptor);
+      channel.pipeline().addLast(guard.acceptor());
       return channel;
     };
   }
