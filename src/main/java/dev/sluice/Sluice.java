@@ -13,6 +13,8 @@ import dev.sluice.refstats.ReferenceMetrics;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
+import dev.sluice.server.PortLimits;
+import dev.sluice.server.TransportReport;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -114,7 +116,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * The start order, each part added to {@link #started} as it starts (so {@link #close} stops them
    * in reverse): the scheduler, the rule reloader, tracing, the limiter stack, the capture writer,
-   * the RLS port (its TLS first), the admin ports, then the rule updates and the health updates.
+   * the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule updates
+   * and the health updates.
    */
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
@@ -135,8 +138,10 @@ public final class Sluice implements AutoCloseable {
     ProcessStatus status = new ProcessStatus(config, rules, stack, () -> draining);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimitGrpcService service = rlsService(stack.limiter(live), tracing, clock);
+    TransportReport transport = new TransportReport(metrics.grpcTransport(), clock);
+    started.add("grpc transport report", transport.start(scheduler));
     // Set before it starts: a port that cannot be bound is still stopped by close().
-    grpc = rlsServer(service, tracing, scheduler);
+    grpc = rlsServer(service, tracing, scheduler, transport);
     started.add("grpc server", grpc.start());
     admin =
         startAdmin(
@@ -178,7 +183,11 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** The RLS port, not yet started; its TLS credentials (when configured) are started here. */
-  private GrpcServer rlsServer(RateLimitGrpcService service, Tracing tracing, Scheduler scheduler) {
+  private GrpcServer rlsServer(
+      RateLimitGrpcService service,
+      Tracing tracing,
+      Scheduler scheduler,
+      TransportReport transport) {
     AccessConfig access = config.server().access();
     return new GrpcServer(
         new InetSocketAddress(access.grpcBind(), config.server().grpcPort()),
@@ -187,7 +196,8 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer.Settings(
             config.server().grpcThreads(),
             config.server().connectionAge(),
-            config.server().transport().resolvedFor(config.store())));
+            config.server().transport().resolvedFor(config.store()),
+            new PortLimits(config.server().grpcLimits(), transport)));
   }
 
   /** Plaintext, or TLS whose files are re-read every reload interval. */

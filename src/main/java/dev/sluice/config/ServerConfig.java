@@ -18,6 +18,7 @@ import java.util.Objects;
  *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
  * @param transport the gRPC port's transport, event loops, flow-control window, handler thread
  * @param adminHttp the admin HTTP port's timeouts, connection bound and handler threads
+ * @param grpcLimits what one client may hold of the gRPC port: calls, connections, queued bytes
  */
 public record ServerConfig(
     int grpcPort,
@@ -29,7 +30,8 @@ public record ServerConfig(
     AccessConfig access,
     boolean healthNeedsRules,
     GrpcTransportConfig transport,
-    AdminHttpConfig adminHttp) {
+    AdminHttpConfig adminHttp,
+    GrpcLimits grpcLimits) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -44,9 +46,10 @@ public record ServerConfig(
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(transport, "transport");
     Objects.requireNonNull(adminHttp, "adminHttp");
+    Objects.requireNonNull(grpcLimits, "grpcLimits");
   }
 
-  /** With the default admin HTTP limits. */
+  /** With the default admin HTTP and gRPC limits. */
   public ServerConfig(
       int grpcPort,
       int httpPort,
@@ -67,7 +70,8 @@ public record ServerConfig(
         access,
         healthNeedsRules,
         transport,
-        AdminHttpConfig.defaults());
+        AdminHttpConfig.defaults(),
+        GrpcLimits.defaults());
   }
 
   /** With the tuned default transport. */
@@ -160,7 +164,8 @@ public record ServerConfig(
         access,
         healthNeedsRules,
         transport,
-        adminHttp);
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
@@ -174,7 +179,8 @@ public record ServerConfig(
         newAccess,
         healthNeedsRules,
         transport,
-        adminHttp);
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withHealthNeedsRules(boolean needsRules) {
@@ -188,7 +194,8 @@ public record ServerConfig(
         access,
         needsRules,
         transport,
-        adminHttp);
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withTransport(GrpcTransportConfig newTransport) {
@@ -202,7 +209,8 @@ public record ServerConfig(
         access,
         healthNeedsRules,
         newTransport,
-        adminHttp);
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withAdminHttp(AdminHttpConfig newAdminHttp) {
@@ -216,7 +224,23 @@ public record ServerConfig(
         access,
         healthNeedsRules,
         transport,
-        newAdminHttp);
+        newAdminHttp,
+        grpcLimits);
+  }
+
+  public ServerConfig withGrpcLimits(GrpcLimits newLimits) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        adminHttp,
+        newLimits);
   }
 
   private static void checkPort(String name, int port) {

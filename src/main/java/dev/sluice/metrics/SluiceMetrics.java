@@ -69,6 +69,7 @@ public final class SluiceMetrics {
       new DetailedLabels(DETAILED_VALUES_PER_RULE, DETAILED_VALUES_TOTAL, DETAILED_KEPT_CHARS);
   private final ConsistencyMetrics consistency;
   private final StatsMirror mirror;
+  private final GrpcTransportMetrics grpcTransport;
 
   public SluiceMetrics(PrometheusRegistry registry) {
     this(registry, StatsMirror.NONE);
@@ -82,6 +83,7 @@ public final class SluiceMetrics {
     this.registry = registry;
     this.mirror = mirror;
     this.consistency = new ConsistencyMetrics(registry);
+    this.grpcTransport = new GrpcTransportMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -347,6 +349,11 @@ public final class SluiceMetrics {
   /** The synced and split modes' metrics. */
   public ConsistencyMetrics consistency() {
     return consistency;
+  }
+
+  /** The gRPC ports' limits: calls refused, connections closed, connections open. */
+  public GrpcTransportMetrics grpcTransport() {
+    return grpcTransport;
   }
 
   public void memoryEvicted(long counters) {
