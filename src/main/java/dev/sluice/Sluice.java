@@ -148,7 +148,7 @@ public final class Sluice implements AutoCloseable {
             new AdminSurface.Sources(rules.reloader(), stack.routed(), metrics, service, live),
             status);
     referenceMetrics
-        .start(new DaemonThreadFactory("reference-metrics"))
+        .start(config.server().adminHttp())
         .ifPresent(server -> started.add("reference metrics server", server));
     rules.startUpdates(started);
     startHealthUpdates(scheduler, status);

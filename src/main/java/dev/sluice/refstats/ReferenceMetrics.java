@@ -1,12 +1,12 @@
 package dev.sluice.refstats;
 
+import dev.sluice.config.AdminHttpConfig;
 import dev.sluice.config.ReferenceMetricsConfig;
 import dev.sluice.metrics.StatsMirror;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * The reference's Prometheus endpoint as the composition root sees it: off, or its stats (the
@@ -39,7 +39,7 @@ public sealed interface ReferenceMetrics permits ReferenceMetrics.Off, Reference
    * @return what stops it; empty when off
    * @throws UncheckedIOException naming the address when it cannot be bound
    */
-  Optional<AutoCloseable> start(ThreadFactory threads);
+  Optional<AutoCloseable> start(AdminHttpConfig limits);
 
   /** The listener's port once started; empty when off. */
   OptionalInt port();
@@ -54,7 +54,7 @@ public sealed interface ReferenceMetrics permits ReferenceMetrics.Off, Reference
     }
 
     @Override
-    public Optional<AutoCloseable> start(ThreadFactory threads) {
+    public Optional<AutoCloseable> start(AdminHttpConfig limits) {
       return Optional.empty();
     }
 
@@ -81,10 +81,10 @@ public sealed interface ReferenceMetrics permits ReferenceMetrics.Off, Reference
     }
 
     @Override
-    public Optional<AutoCloseable> start(ThreadFactory threads) {
+    public Optional<AutoCloseable> start(AdminHttpConfig limits) {
       server =
           ReferenceMetricsServer.start(
-              config.address().orElseThrow(), config.path(), stats, threads);
+              config.address().orElseThrow(), config.path(), stats, limits);
       return Optional.of(server);
     }
 

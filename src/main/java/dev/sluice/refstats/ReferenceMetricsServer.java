@@ -1,117 +1,75 @@
 package dev.sluice.refstats;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.OutputStream;
+import dev.sluice.admin.AdminGate;
+import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.AdminRequest;
+import dev.sluice.admin.AdminResponse;
+import dev.sluice.config.AdminHttpConfig;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The reference's Prometheus listener ({@code PROMETHEUS_ADDR}, {@code PROMETHEUS_PATH}): answers
  * GET (and HEAD) of its one path with {@link ReferenceStats#scrape}, 404 elsewhere, 405 for other
- * methods. Reads nothing from the request and writes nothing but the response. One handler thread
- * from the factory it is given ({@code reference-metrics-0}): a scrape is a few milliseconds.
+ * methods. Reads nothing from the request and writes nothing but the response.
+ *
+ * <p>It is an {@link AdminHttpServer} of its own, so a client that opens connections and stalls
+ * meets the admin port's header deadline and connection bound, and cannot keep the scraper out.
+ * Threads: that server's (see there); a scrape runs on its handler threads.
  */
 public final class ReferenceMetricsServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReferenceMetricsServer.class);
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final AdminHttpServer server;
 
-  private ReferenceMetricsServer(HttpServer server, ExecutorService executor) {
+  private ReferenceMetricsServer(AdminHttpServer server) {
     this.server = server;
-    this.executor = executor;
   }
 
   /**
    * Listens on {@code address} and starts serving.
    *
    * @param path the one path served, starting with {@code /}
+   * @param limits the admin HTTP port's timeouts, connection bound and threads
    * @throws UncheckedIOException naming the address when it cannot be bound
    */
   public static ReferenceMetricsServer start(
-      InetSocketAddress address, String path, ReferenceStats stats, ThreadFactory threads) {
-    HttpServer server;
-    try {
-      server = HttpServer.create(address, 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot listen for reference metrics on "
-              + address.getHostString()
-              + ":"
-              + address.getPort()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-    ExecutorService executor = Executors.newSingleThreadExecutor(threads);
-    server.setExecutor(executor);
-    server.createContext("/", exchange -> answer(exchange, path, stats));
+      InetSocketAddress address, String path, ReferenceStats stats, AdminHttpConfig limits) {
+    AdminHttpServer server =
+        new AdminHttpServer(address, limits)
+            .handle(
+                path,
+                AdminGate.OPEN,
+                AdminHttpServer.Lane.HANDLERS,
+                request -> answer(request, path, stats));
     server.start();
     log.info(
-        "reference metrics (the reference's stat names) on port {} at {}",
-        server.getAddress().getPort(),
-        path);
-    return new ReferenceMetricsServer(server, executor);
+        "reference metrics (the reference's stat names) on port {} at {}", server.port(), path);
+    return new ReferenceMetricsServer(server);
   }
 
-  private static void answer(HttpExchange exchange, String path, ReferenceStats stats)
-      throws IOException {
-    try (exchange) {
-      if (!exchange.getRequestURI().getPath().equals(path)) {
-        send(
-            exchange,
-            404,
-            "text/plain; charset=utf-8",
-            "404 page not found\n".getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      String method = exchange.getRequestMethod();
-      if (!method.equals("GET") && !method.equals("HEAD")) {
-        exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-        send(
-            exchange,
-            405,
-            "text/plain; charset=utf-8",
-            "use GET\n".getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      byte[] body = stats.scrape();
-      send(exchange, 200, ReferenceStats.contentType(), method.equals("HEAD") ? null : body);
+  private static AdminResponse answer(AdminRequest request, String path, ReferenceStats stats) {
+    if (!request.path().equals(path)) {
+      return AdminResponse.text(404, "404 page not found\n");
     }
-  }
-
-  /**
-   * @param body null for a HEAD answer
-   */
-  private static void send(HttpExchange exchange, int status, String contentType, byte[] body)
-      throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    if (body == null || body.length == 0) {
-      exchange.sendResponseHeaders(status, -1);
-      return;
+    if (request.isMethod("HEAD")) {
+      return AdminResponse.of(200, ReferenceStats.contentType(), new byte[0]);
     }
-    exchange.sendResponseHeaders(status, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
+    if (!request.isMethod("GET")) {
+      return AdminResponse.methodNotAllowed("GET, HEAD");
     }
+    return AdminResponse.of(200, ReferenceStats.contentType(), stats.scrape());
   }
 
   /** The port it listens on (the one picked, when asked for port 0). */
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    server.close();
   }
 }

@@ -2,8 +2,8 @@ package dev.sluice.refstats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.AdminHttpConfig;
 import dev.sluice.metrics.SluiceMetrics;
-import dev.sluice.threads.DaemonThreadFactory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -19,10 +19,7 @@ class ReferenceMetricsServerTest {
       ReferenceStats.create(Optional.empty(), false, new PrometheusRegistry());
   private final ReferenceMetricsServer server =
       ReferenceMetricsServer.start(
-          new InetSocketAddress("127.0.0.1", 0),
-          "/stats",
-          stats,
-          new DaemonThreadFactory("reference-metrics-test"));
+          new InetSocketAddress("127.0.0.1", 0), "/stats", stats, AdminHttpConfig.defaults());
   private final HttpClient client = HttpClient.newHttpClient();
 
   @AfterEach
