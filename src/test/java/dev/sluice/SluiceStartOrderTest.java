@@ -97,6 +97,7 @@ class SluiceStartOrderTest {
               "rule reloader",
               "tracing",
               "limiter stack",
+              "grpc transport report",
               "grpc server",
               "admin http server",
               "reference metrics server",
