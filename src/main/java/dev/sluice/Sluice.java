@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * starts them in dependency order; {@link #close} drains and stops them in reverse.
  *
  * <p>Which thread runs what (every one a daemon from {@link DaemonThreadFactory}, created here or
- * by a component given its factory or the scheduler here; no constructor starts one):
+ * by a component given its factory or the scheduler here; no constructor starts one; {@code
+ * ThreadMapIT} fails on a thread missing from this list):
  *
  * <ul>
  *   <li>{@code grpc-event-loop-N} ({@code --grpc-event-loops}, one {@code grpc-boss} accepts):
@@ -51,16 +52,27 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): health, reflection and admin gRPC calls;
  *   <li>{@code sluice-redis-lane-N}, one per Redis connection: sends pipelines and completes their
  *       futures, so what a request does after the store call runs there ({@link
- *       RedisCounterStore});
+ *       RedisCounterStore}); {@code sluice-redis-per-second-lane-N} the same for {@code
+ *       --redis-per-second-url};
+ *   <li>{@code CompletableFutureDelayScheduler} (the JDK's one delay thread): times out Redis
+ *       answers that do not come ({@code AnswerDeadlines}) and paces a Cluster's TRYAGAIN;
+ *   <li>{@code sluice-explain-redis-N}: reads counters for the admin API's explain on Redis;
  *   <li>{@code sluice-scheduler-N} (the one {@link Scheduler}): memory sweeps, the breaker probe,
  *       rule reload polls, gRPC health updates, the synced counters' sync (which waits there for
  *       its pipeline's answer) and the split heartbeat;
- *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
+ *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler
+ *       (the JDK's {@code FileSystemWatchService} thread collects them for it);
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
  *   <li>{@code sluice-capture-0} ({@code --capture-file} only): writes sampled requests;
- *   <li>{@code admin-http-N}: the admin HTTP port;
- *   <li>{@code reference-metrics-0} ({@code --reference-metrics-addr} only): the reference's
- *       Prometheus endpoint.
+ *   <li>{@code admin-http-io-N} (Jetty's acceptor, which it renames {@code
+ *       admin-http-io-N-acceptor-…} while it accepts, selectors and {@code /healthcheck}), {@code
+ *       admin-http-N} (the routes that may block) and {@code admin-http-timer-0} (header and body
+ *       deadlines): the admin HTTP port, and each of the debug port ({@code --debug-port}) and the
+ *       reference's Prometheus endpoint ({@code --reference-metrics-addr}) has its own set;
+ *   <li>{@code prometheus-metrics-scheduler} (the Prometheus client library's own): its histograms'
+ *       exemplar sampling;
+ *   <li>{@code bench-after-error-0}: not {@code serve}'s; {@code sluice bench}'s pause after a
+ *       failed request.
  * </ul>
  */
 public final class Sluice implements AutoCloseable {
