@@ -14,15 +14,27 @@ RUN mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:go-offline
 COPY proto ./proto
 COPY src ./src
 RUN mvn -B -q -DskipTests package
+# Netty's native libraries for the image's architecture, out of the jar now so that the JVM loads
+# them from java.library.path and never extracts them to /tmp (a read-only root refuses that).
+COPY deploy/image/native-libs.sh ./deploy/image/
+RUN sh deploy/image/native-libs.sh target/sluice.jar target/native
 
-# Run: the jar and the default rules, nothing else.
+# Run: the jar, its native libraries, the default rules and the two ways to start it.
 FROM eclipse-temurin:17.0.17_10-jre-noble
 RUN groupadd --system --gid 10001 sluice \
  && useradd --system --uid 10001 --gid sluice --no-create-home --shell /usr/sbin/nologin sluice
 # `serve` and `check` read config/rules relative to the working directory by default.
 WORKDIR /app
 COPY --from=build /build/target/sluice.jar /app/sluice.jar
+COPY --from=build /build/target/native /app/native
 COPY config/rules /app/config/rules
+# The JVM settings both ways in share (java's argument file; the reasons are in the file).
+COPY deploy/image/jvm.options /app/jvm.options
+# Envoy Gateway starts the rate-limit container with command /bin/ratelimit (the reference
+# image's binary); this script runs `serve` as ENTRYPOINT + CMD below do. /bin is usr/bin here.
+COPY deploy/image/ratelimit /bin/ratelimit
+# Numeric, so that Kubernetes can check runAsNonRoot; Envoy Gateway runs it as 65534 instead,
+# which works as well: everything above is world-readable and nothing is written at run time.
 USER 10001:10001
 # 8081: gRPC (Envoy's RLS v3, health, reflection). 8080: admin HTTP (/healthcheck).
 EXPOSE 8081 8080
@@ -30,12 +42,5 @@ EXPOSE 8081 8080
 # SLUICE_HTTP_PORT (not a --http-port flag).
 HEALTHCHECK --interval=5s --timeout=3s --start-period=30s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${SLUICE_HTTP_PORT:-8080} && printf 'GET /healthcheck HTTP/1.0\\r\\n\\r\\n' >&3 && read -r status <&3 && [[ $status == *' 200 '* ]]"]
-# Heap sized from the container's memory limit; on OutOfMemoryError exit and let the runtime
-# restart the container rather than limp on. The collector is named because the JVM's own choice
-# depends on the container: with one CPU (or under 1792 MB) it silently takes Serial, whose
-# pauses stop every request. G1 from bench/compare.sh's collector rows (BENCHMARKS.md
-# "Collectors"): the most throughput on one CPU; ZGC paused under 0.1 ms but its concurrent
-# cycles could not keep up there (memory store, random keys: 22k against 82k requests/s).
-# For shorter pauses at some throughput, add -XX:MaxGCPauseMillis=5 (memory token bucket: 43 -> 16 ms).
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseG1GC", "-jar", "/app/sluice.jar"]
+ENTRYPOINT ["java", "@/app/jvm.options", "-jar", "/app/sluice.jar"]
 CMD ["serve"]

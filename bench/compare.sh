@@ -40,7 +40,7 @@
 #        guest hands back to the host, and this VM ran JVMs 3-4x slower after ~40 GiB of that)
 #        PIN=1 (0: no taskset)  GCS="g1tuned zgc parallel" (collector rows; "" for none; names:
 #        g1, g1tuned (G1 with MaxGCPauseMillis=$G1_PAUSE_MS, default 5), zgc, parallel, serial)
-#        SERVER_JAVA_OPTS: the server JVMs' options; default the Dockerfile ENTRYPOINT's, so the
+#        SERVER_JAVA_OPTS: the server JVMs' options; default the image's (deploy/image/jvm.options), so the
 #        figures are the shipped image's. GC=NAME replaces its collector for the main rows.
 #        REDIS_CONNECTIONS, REDIS_TIMEOUT: unset = Sluice's defaults (every figure uses them;
 #        set one only to explore, and say so next to the figures).
@@ -628,10 +628,10 @@ warm_server() {
 
 # ---- server JVMs: options, collectors, pinning -------------------------------------------------
 
-# The -X options of the Dockerfile's ENTRYPOINT: what the shipped image runs Sluice with.
+# The -X options of the image's JVM settings (the argument file its ENTRYPOINT and /bin/ratelimit
+# read): what the shipped image runs Sluice with.
 dockerfile_java_opts() {
-  sed -n 's/^ENTRYPOINT *\[\(.*\)\]/\1/p' Dockerfile | tr ',' '\n' |
-    sed -E 's/^ *"//; s/" *$//' | grep -E '^-X' | tr '\n' ' '
+  grep -E '^-X' deploy/image/jvm.options | tr '\n' ' '
 }
 
 collector_opts() { # NAME -> the JVM flags selecting that collector

@@ -19,7 +19,7 @@
 # Env:   DURATION=8 (s)  WARMUP=20 (s, per row: the JIT takes 20 s and more here)
 #        CLIENTS=2  STREAMS=64  ROWS="nothing-default nothing-tuned memory-tb memory-fw redis-fw
 #        redis-tb redis-tb4 redis-fw4 redis-sw redis-ml"
-#        SERVER_JAVA_OPTS (default: the Dockerfile ENTRYPOINT's -X options)
+#        SERVER_JAVA_OPTS (default: the image's -X options, deploy/image/jvm.options)
 # Never touches a Redis on 6379: a private redis-server runs on a free port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,8 +43,7 @@ command -v h2load >/dev/null || die "h2load not found: apt-get install -y nghttp
 command -v redis-server >/dev/null || die "redis-server not found"
 [[ -f $JAR ]] || mvn -B -q -DskipTests package
 if [[ -z ${SERVER_JAVA_OPTS+x} ]]; then
-  SERVER_JAVA_OPTS=$(sed -n 's/^ENTRYPOINT *\[\(.*\)\]/\1/p' Dockerfile | tr ',' '\n' |
-    sed -E 's/^ *"//; s/" *$//' | grep -E '^-X' | tr '\n' ' ')
+  SERVER_JAVA_OPTS=$(grep -E '^-X' deploy/image/jvm.options | tr '\n' ' ')
 fi
 read -r -a JOPTS <<<"$SERVER_JAVA_OPTS"
 GEN=(taskset -c 0)

@@ -2,10 +2,13 @@ package dev.sluice;
 
 import dev.sluice.admin.AdminAccess;
 import dev.sluice.admin.AdminApi;
+import dev.sluice.admin.AdminGate;
 import dev.sluice.admin.AdminGrpcService;
 import dev.sluice.admin.AdminHttpServer;
+import dev.sluice.admin.AdminHttpServer.Lane;
 import dev.sluice.admin.CounterAdmin;
 import dev.sluice.admin.CountersHandler;
+import dev.sluice.admin.DebugListener;
 import dev.sluice.admin.ExplainHandler;
 import dev.sluice.admin.HealthHandler;
 import dev.sluice.admin.JsonHandler;
@@ -34,10 +37,12 @@ import java.util.OptionalInt;
 
 /**
  * The operator's surface: one {@link AdminApi} facade behind the admin gRPC port (when {@code
- * --admin-grpc-port} is set) and the admin HTTP port with its routes, started in that order.
+ * --admin-grpc-port} is set) and the admin HTTP port with its routes, then the reference's debug
+ * port (when {@code --debug-port} is set), started in that order.
  *
- * <p>Threads: the admin HTTP port's {@code admin-http-N} and the admin gRPC port's own two handler
- * threads; {@link #start} runs on the thread that starts Sluice.
+ * <p>Threads: the admin HTTP port's {@code admin-http-io-N}, {@code admin-http-N} and {@code
+ * admin-http-timer-0} ({@link AdminHttpServer}), the debug port's own (the same names), and the
+ * admin gRPC port's own two handler threads; {@link #start} runs on the thread that starts Sluice.
  */
 final class AdminSurface {
   /**
@@ -64,10 +69,13 @@ final class AdminSurface {
 
   private final Optional<GrpcServer> grpc;
   private final AdminHttpServer http;
+  private final Optional<AdminHttpServer> debug;
 
-  private AdminSurface(Optional<GrpcServer> grpc, AdminHttpServer http) {
+  private AdminSurface(
+      Optional<GrpcServer> grpc, AdminHttpServer http, Optional<AdminHttpServer> debug) {
     this.grpc = grpc;
     this.http = http;
+    this.debug = debug;
   }
 
   /**
@@ -94,10 +102,23 @@ final class AdminSurface {
       grpc = Optional.of(server);
     }
     AdminHttpServer http =
-        new AdminHttpServer(new InetSocketAddress(access.httpBind(), config.server().httpPort()));
+        new AdminHttpServer(
+            new InetSocketAddress(access.httpBind(), config.server().httpPort()),
+            config.server().adminHttp());
     route(http, api, sources, status);
     started.add("admin http server", http.start());
-    return new AdminSurface(grpc, http);
+    Optional<AdminHttpServer> debug = Optional.empty();
+    if (access.debugPort().isPresent()) {
+      AdminHttpServer server =
+          DebugListener.on(
+              new InetSocketAddress(access.httpBind(), access.debugPort().getAsInt()),
+              config.server().adminHttp(),
+              new ReadGuard(api),
+              new RlconfigHandler(sources.rules()::rules));
+      started.add("debug http server", server.start());
+      debug = Optional.of(server);
+    }
+    return new AdminSurface(grpc, http, debug);
   }
 
   private static AdminApi api(ServeConfig config, Sources sources) {
@@ -114,27 +135,38 @@ final class AdminSurface {
             new Explainer(reloader::rules, sources.counters(), config.rules().defaultAlgorithm()),
             new RequestMapping(config.requestLimits()));
     return new AdminApi(
-        reloader, new CounterAdmin(reloader::rules, sources.counters()), checks, explainer);
+        reloader,
+        new CounterAdmin(reloader::rules, sources.counters(), sources.metrics()::detailedLabel),
+        checks,
+        explainer);
   }
 
   private static void route(
       AdminHttpServer http, AdminApi api, Sources sources, ProcessStatus status) {
-    http.handle("/healthcheck", new ReadGuard(api, new HealthHandler(status::health)));
-    http.handle("/metrics", new ReadGuard(api, new MetricsHandler(sources.metrics())));
-    http.handle("/rules", new RulesHandler(api));
-    http.handle("/rlconfig", new ReadGuard(api, new RlconfigHandler(sources.rules()::rules)));
-    http.handle("/json", new ReadGuard(api, new JsonHandler(sources.service())));
-    http.handle("/counters", new CountersHandler(api));
-    http.handle("/explain", new ExplainHandler(api));
+    AdminGate reads = new ReadGuard(api);
+    // The probe's route never blocks and is answered on the I/O threads: nothing queues before it.
+    http.handle("/healthcheck", reads, Lane.IO, new HealthHandler(status::health));
+    http.handle("/metrics", reads, Lane.HANDLERS, new MetricsHandler(sources.metrics()));
+    http.handle("/rules", AdminGate.OPEN, Lane.HANDLERS, new RulesHandler(api));
+    http.handle("/rlconfig", reads, Lane.HANDLERS, new RlconfigHandler(sources.rules()::rules));
+    http.handle("/json", reads, Lane.HANDLERS, new JsonHandler(sources.service()));
+    http.handle("/counters", AdminGate.OPEN, Lane.HANDLERS, new CountersHandler(api));
+    // Explain checks the read token itself too; the gate refuses before the body is read.
+    http.handle("/explain", reads, Lane.HANDLERS, new ExplainHandler(api));
     // The page itself is the same static file for everyone and holds no data, so a browser can
     // load it without a header; what it shows comes from /ui/data, behind the read guard.
     LiveHandler livePage = new LiveHandler(sources.live(), status::liveStatus);
-    http.handle("/ui", livePage);
-    http.handle("/ui/data", new ReadGuard(api, livePage));
+    http.handle("/ui", AdminGate.OPEN, Lane.HANDLERS, livePage);
+    http.handle("/ui/data", reads, Lane.HANDLERS, livePage);
   }
 
   int httpPort() {
     return http.port();
+  }
+
+  /** The reference's debug port ({@code /rlconfig}); empty when it is off. */
+  OptionalInt debugPort() {
+    return debug.map(server -> OptionalInt.of(server.port())).orElse(OptionalInt.empty());
   }
 
   /** Empty when the admin gRPC port is off. */

@@ -72,7 +72,12 @@ final class RuleFeed {
       loaded = initialRules(config, loader);
       reloader = new RuleReloader(config.rules(), loader, loaded, clock, scheduler, reloadMetrics);
     }
-    metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
+    if (config.ruleSource() instanceof XdsConfig) {
+      // Nothing loaded yet: the first push is the first load.
+      metrics.rulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
+    } else {
+      metrics.initialRulesLoaded(loaded.rules().domains().size(), loaded.rules().rules().size());
+    }
     return new RuleFeed(config, loader, loaded, reloader);
   }
 

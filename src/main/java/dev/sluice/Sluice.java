@@ -8,9 +8,13 @@ import dev.sluice.config.ServeConfig;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.live.LiveStats;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.refstats.MapperException;
+import dev.sluice.refstats.ReferenceMetrics;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
+import dev.sluice.server.PortLimits;
+import dev.sluice.server.TransportReport;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -21,6 +25,7 @@ import dev.sluice.tracing.Tracing;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerCredentials;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -35,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * starts them in dependency order; {@link #close} drains and stops them in reverse.
  *
  * <p>Which thread runs what (every one a daemon from {@link DaemonThreadFactory}, created here or
- * by a component given its factory or the scheduler here; no constructor starts one):
+ * by a component given its factory or the scheduler here; no constructor starts one; {@code
+ * ThreadMapIT} fails on a thread missing from this list):
  *
  * <ul>
  *   <li>{@code grpc-event-loop-N} ({@code --grpc-event-loops}, one {@code grpc-boss} accepts):
@@ -46,14 +52,27 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code grpc-handler-N} ({@code --grpc-threads}): health, reflection and admin gRPC calls;
  *   <li>{@code sluice-redis-lane-N}, one per Redis connection: sends pipelines and completes their
  *       futures, so what a request does after the store call runs there ({@link
- *       RedisCounterStore});
+ *       RedisCounterStore}); {@code sluice-redis-per-second-lane-N} the same for {@code
+ *       --redis-per-second-url};
+ *   <li>{@code CompletableFutureDelayScheduler} (the JDK's one delay thread): times out Redis
+ *       answers that do not come ({@code AnswerDeadlines}) and paces a Cluster's TRYAGAIN;
+ *   <li>{@code sluice-explain-redis-N}: reads counters for the admin API's explain on Redis;
  *   <li>{@code sluice-scheduler-N} (the one {@link Scheduler}): memory sweeps, the breaker probe,
  *       rule reload polls, gRPC health updates, the synced counters' sync (which waits there for
  *       its pipeline's answer) and the split heartbeat;
- *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler;
+ *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler
+ *       (the JDK's {@code FileSystemWatchService} thread collects them for it);
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
  *   <li>{@code sluice-capture-0} ({@code --capture-file} only): writes sampled requests;
- *   <li>{@code admin-http-N}: the admin HTTP port.
+ *   <li>{@code admin-http-io-N} (Jetty's acceptor, which it renames {@code
+ *       admin-http-io-N-acceptor-…} while it accepts, selectors and {@code /healthcheck}), {@code
+ *       admin-http-N} (the routes that may block) and {@code admin-http-timer-0} (header and body
+ *       deadlines): the admin HTTP port, and each of the debug port ({@code --debug-port}) and the
+ *       reference's Prometheus endpoint ({@code --reference-metrics-addr}) has its own set;
+ *   <li>{@code prometheus-metrics-scheduler} (the Prometheus client library's own): its histograms'
+ *       exemplar sampling;
+ *   <li>{@code bench-after-error-0}: not {@code serve}'s; {@code sluice bench}'s pause after a
+ *       failed request.
  * </ul>
  */
 public final class Sluice implements AutoCloseable {
@@ -69,13 +88,23 @@ public final class Sluice implements AutoCloseable {
 
   private final ServeConfig config;
   private final StartedParts started = new StartedParts(log);
-  private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+  private final ReferenceMetrics referenceMetrics;
+  private final SluiceMetrics metrics;
   private volatile boolean draining;
   private GrpcServer grpc;
   private AdminSurface admin;
 
+  /**
+   * @throws StartupException when the reference metrics' mapper file is unreadable or invalid
+   */
   private Sluice(ServeConfig config) {
     this.config = config;
+    try {
+      this.referenceMetrics = ReferenceMetrics.of(config.referenceMetrics());
+    } catch (MapperException | UncheckedIOException e) {
+      throw new StartupException("reference metrics mapper: " + e.getMessage(), e);
+    }
+    this.metrics = new SluiceMetrics(new PrometheusRegistry(), referenceMetrics.mirror());
   }
 
   /**
@@ -99,7 +128,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * The start order, each part added to {@link #started} as it starts (so {@link #close} stops them
    * in reverse): the scheduler, the rule reloader, tracing, the limiter stack, the capture writer,
-   * the RLS port (its TLS first), the admin ports, then the rule updates and the health updates.
+   * the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule updates
+   * and the health updates.
    */
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
@@ -120,13 +150,18 @@ public final class Sluice implements AutoCloseable {
     ProcessStatus status = new ProcessStatus(config, rules, stack, () -> draining);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimitGrpcService service = rlsService(stack.limiter(live), tracing, clock);
+    TransportReport transport = new TransportReport(metrics.grpcTransport(), clock);
+    started.add("grpc transport report", transport.start(scheduler));
     // Set before it starts: a port that cannot be bound is still stopped by close().
-    grpc = rlsServer(service, tracing, scheduler);
+    grpc = rlsServer(service, tracing, scheduler, transport);
     started.add("grpc server", grpc.start());
     admin =
         startAdmin(
             new AdminSurface.Sources(rules.reloader(), stack.routed(), metrics, service, live),
             status);
+    referenceMetrics
+        .start(config.server().adminHttp())
+        .ifPresent(server -> started.add("reference metrics server", server));
     rules.startUpdates(started);
     startHealthUpdates(scheduler, status);
     logReady(rules.initial(), stack);
@@ -160,7 +195,11 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** The RLS port, not yet started; its TLS credentials (when configured) are started here. */
-  private GrpcServer rlsServer(RateLimitGrpcService service, Tracing tracing, Scheduler scheduler) {
+  private GrpcServer rlsServer(
+      RateLimitGrpcService service,
+      Tracing tracing,
+      Scheduler scheduler,
+      TransportReport transport) {
     AccessConfig access = config.server().access();
     return new GrpcServer(
         new InetSocketAddress(access.grpcBind(), config.server().grpcPort()),
@@ -169,7 +208,8 @@ public final class Sluice implements AutoCloseable {
         new GrpcServer.Settings(
             config.server().grpcThreads(),
             config.server().connectionAge(),
-            config.server().transport().resolvedFor(config.store())));
+            config.server().transport().resolvedFor(config.store()),
+            new PortLimits(config.server().grpcLimits(), transport)));
   }
 
   /** Plaintext, or TLS whose files are re-read every reload interval. */
@@ -238,9 +278,21 @@ public final class Sluice implements AutoCloseable {
     return admin.httpPort();
   }
 
+  /** The port of the reference's Prometheus endpoint; empty when it is off. */
+  public OptionalInt referenceMetricsPort() {
+    return referenceMetrics.port();
+  }
+
   /** The admin gRPC port; empty when it is off. */
   public OptionalInt adminGrpcPort() {
     return admin.grpcPort();
+  }
+
+  /**
+   * The debug port ({@code /rlconfig}, the reference's {@code DEBUG_PORT}); empty when it is off.
+   */
+  public OptionalInt debugPort() {
+    return admin.debugPort();
   }
 
   /** The names of the started parts in start order; they close in reverse. */

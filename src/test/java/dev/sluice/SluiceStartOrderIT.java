@@ -44,6 +44,7 @@ class SluiceStartOrderIT {
               "rule reloader",
               "tracing",
               "limiter stack",
+              "grpc transport report",
               "grpc tls",
               "grpc server",
               "admin grpc server",

@@ -3,6 +3,7 @@ package dev.sluice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.CaptureConfig;
+import dev.sluice.config.ReferenceMetricsConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.XdsConfig;
 import dev.sluice.testing.FakeClock;
@@ -42,6 +43,7 @@ class SluiceStartOrderTest {
               "rule reloader",
               "tracing",
               "limiter stack",
+              "grpc transport report",
               "grpc server",
               "admin http server",
               "rule watch",
@@ -68,11 +70,40 @@ class SluiceStartOrderTest {
               "tracing",
               "limiter stack",
               "capture writer",
+              "grpc transport report",
               "grpc server",
               "admin grpc server",
               "admin http server",
               "rule watch",
               "health updates");
+    }
+  }
+
+  @Test
+  void start_referenceMetrics_listenerAfterTheAdminPort() {
+    ServeConfig config =
+        defaults()
+            .withReferenceMetrics(
+                new ReferenceMetricsConfig(
+                    ReferenceMetricsConfig.parseAddress("127.0.0.1:0"),
+                    "/metrics",
+                    Optional.empty(),
+                    false));
+
+    try (RunningSluice sluice = RunningSluice.start(RULES, config, clock)) {
+      assertThat(sluice.sluice().startedParts())
+          .containsExactly(
+              "scheduler",
+              "rule reloader",
+              "tracing",
+              "limiter stack",
+              "grpc transport report",
+              "grpc server",
+              "admin http server",
+              "reference metrics server",
+              "rule watch",
+              "health updates");
+      assertThat(sluice.sluice().referenceMetricsPort()).isPresent();
     }
   }
 
@@ -88,6 +119,7 @@ class SluiceStartOrderTest {
               "rule reloader",
               "tracing",
               "limiter stack",
+              "grpc transport report",
               "grpc server",
               "admin http server",
               "xds thread",

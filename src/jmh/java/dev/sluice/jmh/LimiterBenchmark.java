@@ -45,7 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * limit is per second). {@code buildCall} measures the call's construction alone, to subtract from
  * {@code decide}. {@code decideServed} decides the same calls through the memory stack as {@code
  * serve} builds it ({@link LimiterStack}: the consistency router and the breaker in front of the
- * store), so a synchronous path that the served wrappers do not pass on shows there.
+ * store), so an answer made on the calling thread that a served wrapper turns into a future shows
+ * there.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -4,7 +4,6 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
-import dev.sluice.store.Charge;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.Hit;
 import dev.sluice.store.memory.InMemoryCounterStore;
@@ -77,7 +76,7 @@ public final class MemoryFootprint {
     InMemoryCounterStore store =
         new InMemoryCounterStore(Clock.systemUTC(), NO_SWEEP, counters, evicted -> {});
     for (int i = 0; i < counters; i++) {
-      store.acquire(Charge.independent(List.of(new Hit(key(i, limit), limit, 1)))).join();
+      store.acquire(List.of(new Hit(key(i, limit), limit, 1))).join();
     }
     return store;
   }

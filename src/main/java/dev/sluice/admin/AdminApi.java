@@ -4,6 +4,8 @@ import dev.sluice.admin.v1.CounterRequest;
 import dev.sluice.admin.v1.ExplainResponse;
 import dev.sluice.admin.v1.GetRulesResponse;
 import dev.sluice.admin.v1.InspectCounterResponse;
+import dev.sluice.admin.v1.MetricLabelRequest;
+import dev.sluice.admin.v1.MetricLabelResponse;
 import dev.sluice.admin.v1.ReloadResponse;
 import dev.sluice.admin.v1.ResetCounterResponse;
 import dev.sluice.explain.RequestExplainer;
@@ -66,6 +68,26 @@ public final class AdminApi {
         () -> {
           access.check(caller, AdminAccess.Kind.READ);
           return explainer.explain(request);
+        });
+  }
+
+  /** The whole request values behind a detailed series' label in /metrics: a read. */
+  public CompletableFuture<MetricLabelResponse> metricLabel(
+      Caller caller, MetricLabelRequest request) {
+    return call(
+        () -> {
+          access.check(caller, AdminAccess.Kind.READ);
+          MetricLabelResponse.Builder response = MetricLabelResponse.newBuilder();
+          counters
+              .metricLabel(request.getDomain(), request.getLabel())
+              .ifPresent(
+                  found ->
+                      response
+                          .setFound(true)
+                          .setRule(found.rule())
+                          .setValue(found.value().orElse(""))
+                          .setValueKept(found.value().isPresent()));
+          return CompletableFuture.completedFuture(response.build());
         });
   }
 

@@ -1,6 +1,7 @@
 package dev.sluice.admin;
 
 import dev.sluice.limiter.InvalidRequestException;
+import dev.sluice.logging.LogText;
 import dev.sluice.store.StoreException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -45,6 +46,7 @@ public record AdminFailure(Status.Code grpc, int http, String message) {
   }
 
   public StatusRuntimeException asGrpc() {
-    return Status.fromCode(grpc).withDescription(message).asRuntimeException();
+    // The message may quote the request (a parser's complaint): cut, as the HTTP side does.
+    return Status.fromCode(grpc).withDescription(LogText.safe(message)).asRuntimeException();
   }
 }

@@ -6,6 +6,8 @@ import dev.sluice.admin.v1.ExplainResponse;
 import dev.sluice.admin.v1.GetRulesRequest;
 import dev.sluice.admin.v1.GetRulesResponse;
 import dev.sluice.admin.v1.InspectCounterResponse;
+import dev.sluice.admin.v1.MetricLabelRequest;
+import dev.sluice.admin.v1.MetricLabelResponse;
 import dev.sluice.admin.v1.ReloadRequest;
 import dev.sluice.admin.v1.ReloadResponse;
 import dev.sluice.admin.v1.ResetCounterResponse;
@@ -69,6 +71,12 @@ public final class AdminGrpcService extends SluiceAdminGrpc.SluiceAdminImplBase 
   @Override
   public void explain(ExplainRequest request, StreamObserver<ExplainResponse> responses) {
     answer(api.explain(caller(), RequestExplainer.toEnvoy(request)), responses);
+  }
+
+  @Override
+  public void getMetricLabel(
+      MetricLabelRequest request, StreamObserver<MetricLabelResponse> responses) {
+    answer(api.metricLabel(caller(), request), responses);
   }
 
   private static Caller caller() {

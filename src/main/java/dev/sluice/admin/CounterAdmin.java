@@ -2,6 +2,7 @@ package dev.sluice.admin;
 
 import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.Planner;
+import dev.sluice.metrics.DetailedLabel;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleSet;
@@ -11,21 +12,37 @@ import dev.sluice.store.Hit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The operator's view of one counter. The rule and the key come from {@link Planner#counterOf}, the
  * request path's own planning, so a change to how keys are built cannot make inspect or reset touch
- * another counter than the one requests count.
+ * another counter than the one requests count. Also what a {@code detailed_metric} series' label in
+ * {@code /metrics} stands for, since a long request value is cut there.
  */
 public final class CounterAdmin {
   private final Supplier<RuleSet> rules;
   private final CounterStore store;
+  private final BiFunction<String, String, Optional<DetailedLabel>> metricLabels;
 
-  public CounterAdmin(Supplier<RuleSet> rules, CounterStore store) {
+  /**
+   * @param metricLabels by domain and label, what a detailed series' label stands for ({@code
+   *     SluiceMetrics::detailedLabel})
+   */
+  public CounterAdmin(
+      Supplier<RuleSet> rules,
+      CounterStore store,
+      BiFunction<String, String, Optional<DetailedLabel>> metricLabels) {
     this.rules = rules;
     this.store = store;
+    this.metricLabels = metricLabels;
+  }
+
+  /** The rule and whole request value behind a detailed series' {@code label} in {@code domain}. */
+  public Optional<DetailedLabel> metricLabel(String domain, String label) {
+    return metricLabels.apply(domain, label);
   }
 
   /** A counted rule and its counter. */

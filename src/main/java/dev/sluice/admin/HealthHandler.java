@@ -1,16 +1,14 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.IOException;
 import java.util.function.Supplier;
 
 /**
  * {@code GET /healthcheck}: 200 {@code OK} when healthy, 200 {@code DEGRADED} and one line per
  * degradation when healthy but degraded, else 503 with one line per problem (the reference answers
- * 500 with an empty body, which tells an operator nothing).
+ * 500 with an empty body, which tells an operator nothing). Never blocks: the server answers it on
+ * its I/O threads, so it never waits behind slower routes.
  */
-public final class HealthHandler implements HttpHandler {
+public final class HealthHandler implements AdminRoute {
   private final Supplier<HealthReport> health;
 
   public HealthHandler(Supplier<HealthReport> health) {
@@ -18,7 +16,7 @@ public final class HealthHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public AdminResponse answer(AdminRequest request) {
     HealthReport report = health.get();
     String body;
     if (!report.healthy()) {
@@ -28,6 +26,6 @@ public final class HealthHandler implements HttpHandler {
     } else {
       body = "OK\n";
     }
-    AdminHttpServer.send(exchange, report.healthy() ? 200 : 503, "text/plain; charset=utf-8", body);
+    return AdminResponse.text(report.healthy() ? 200 : 503, body);
   }
 }

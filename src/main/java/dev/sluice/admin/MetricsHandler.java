@@ -1,14 +1,14 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.sluice.metrics.SluiceMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 
-/** {@code GET /metrics}: every metric in the Prometheus text format. */
-public final class MetricsHandler implements HttpHandler {
+/**
+ * {@code GET /metrics}: every metric in the Prometheus text format. Its size is bounded because
+ * every label is ({@link SluiceMetrics}: capped series, cut request values).
+ */
+public final class MetricsHandler implements AdminRoute {
   private final SluiceMetrics metrics;
 
   public MetricsHandler(SluiceMetrics metrics) {
@@ -16,13 +16,9 @@ public final class MetricsHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    ByteArrayOutputStream body = new ByteArrayOutputStream(16 * 1024);
+  public AdminResponse answer(AdminRequest request) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream(64 * 1024);
     metrics.writeText(body);
-    exchange.getResponseHeaders().set("Content-Type", SluiceMetrics.textContentType());
-    exchange.sendResponseHeaders(200, body.size());
-    try (OutputStream out = exchange.getResponseBody()) {
-      body.writeTo(out);
-    }
+    return AdminResponse.of(200, SluiceMetrics.textContentType(), body.toByteArray());
   }
 }

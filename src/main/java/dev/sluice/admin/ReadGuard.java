@@ -1,36 +1,31 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
-import java.io.IOException;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * Puts {@link AdminApi}'s read check in front of an endpoint that is not part of the admin API
- * itself ({@code /healthcheck}, {@code /metrics}, {@code /json}): open unless {@code
- * --admin-token-for-reads}.
+ * {@link AdminApi}'s read check as the gate of an admin HTTP route: open unless {@code
+ * --admin-token-for-reads}. In front of the endpoints outside the admin API itself ({@code
+ * /healthcheck}, {@code /metrics}, {@code /json}, {@code /ui/data}) it is the only check; in front
+ * of {@code /explain} it refuses a caller without the token before the body is read.
  */
-public final class ReadGuard implements HttpHandler {
+public final class ReadGuard implements AdminGate {
   private final AdminApi api;
-  private final HttpHandler handler;
 
-  public ReadGuard(AdminApi api, HttpHandler handler) {
+  public ReadGuard(AdminApi api) {
     this.api = api;
-    this.handler = handler;
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
+  public Optional<AdminResponse> refusal(AdminRequest request) {
+    CompletableFuture<Void> check = api.authorizeRead(request.caller());
     try {
-      api.authorizeRead(AdminHttpServer.caller(exchange)).get();
-    } catch (ExecutionException e) {
-      AdminHttpServer.fail(exchange, AdminFailure.of(e));
-      return;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      AdminHttpServer.fail(exchange, AdminFailure.of(e));
-      return;
+      // AdminApi.authorizeRead compares tokens and answers before returning: join never waits.
+      check.join();
+      return Optional.empty();
+    } catch (CompletionException e) {
+      return Optional.of(AdminResponse.failure(AdminFailure.of(e)));
     }
-    handler.handle(exchange);
   }
 }

@@ -1,13 +1,10 @@
 package dev.sluice.admin;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.Window;
-import java.io.IOException;
 import java.util.Comparator;
 import java.util.function.Supplier;
 
@@ -21,7 +18,7 @@ import java.util.function.Supplier;
  * so at the end of its line; a window other than one unit says {@code unit_multiplier=<n>} or
  * {@code time_zone=<zone>} after its unit.
  */
-public final class RlconfigHandler implements HttpHandler {
+public final class RlconfigHandler implements AdminRoute {
   private final Supplier<RuleSet> rules;
 
   /** {@code rules} is read once per request: the snapshot being served. */
@@ -30,8 +27,8 @@ public final class RlconfigHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    AdminHttpServer.send(exchange, 200, "text/plain; charset=utf-8", dump(rules.get()));
+  public AdminResponse answer(AdminRequest request) {
+    return AdminResponse.text(200, dump(rules.get()));
   }
 
   /** The dump of {@code rules}: one {@code \n}-terminated line per limit node, empty for none. */

@@ -34,6 +34,15 @@ final class AccessOptions {
   String adminGrpcPort;
 
   @Option(
+      names = "--debug-port",
+      defaultValue = "${env:SLUICE_DEBUG_PORT:-off}",
+      description =
+          "Port of a second HTTP listener serving /rlconfig, as envoyproxy/ratelimit's debug port"
+              + " (DEBUG_PORT) does, bound to --http-bind; 'off' or 0..65535 (env"
+              + " SLUICE_DEBUG_PORT, default ${DEFAULT-VALUE}).")
+  String debugPort;
+
+  @Option(
       names = "--admin-token-file",
       defaultValue = "${env:SLUICE_ADMIN_TOKEN_FILE:-}",
       description =
@@ -59,7 +68,7 @@ final class AccessOptions {
       names = "--grpc-tls-key",
       defaultValue = "${env:SLUICE_GRPC_TLS_KEY:-}",
       description =
-          "PEM (PKCS#8) private key of --grpc-tls-cert (env SLUICE_GRPC_TLS_KEY, default none).")
+          "PEM private key (PKCS#8 or PKCS#1 RSA) of --grpc-tls-cert (env SLUICE_GRPC_TLS_KEY, default none).")
   String grpcTlsKey;
 
   @Option(
@@ -97,18 +106,23 @@ final class AccessOptions {
     Optional<GrpcTlsConfig> tls =
         cert.map(c -> new GrpcTlsConfig(c, key.get(), path(grpcTlsClientCa), san));
     return new AccessConfig(
-        grpcBind, httpBind, adminPort(), path(adminTokenFile), adminTokenForReads, tls);
+        grpcBind,
+        httpBind,
+        optionalPort("--admin-grpc-port", adminGrpcPort),
+        path(adminTokenFile),
+        adminTokenForReads,
+        tls,
+        optionalPort("--debug-port", debugPort));
   }
 
-  private OptionalInt adminPort() {
-    if (adminGrpcPort.equalsIgnoreCase("off")) {
+  private static OptionalInt optionalPort(String flag, String value) {
+    if (value.equalsIgnoreCase("off")) {
       return OptionalInt.empty();
     }
     try {
-      return OptionalInt.of(Integer.parseInt(adminGrpcPort));
+      return OptionalInt.of(Integer.parseInt(value));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "--admin-grpc-port must be 'off' or a port number: " + adminGrpcPort);
+      throw new IllegalArgumentException(flag + " must be 'off' or a port number: " + value);
     }
   }
 

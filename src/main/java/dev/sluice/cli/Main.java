@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.logging.JulBridge;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -28,6 +29,7 @@ public final class Main implements Callable<Integer> {
   public static void main(String[] args) {
     ReferenceEnvironment reference = ReferenceEnvironment.of(System.getenv());
     configureLogging(reference);
+    JulBridge.install();
     System.exit(run(reference, args));
   }
 

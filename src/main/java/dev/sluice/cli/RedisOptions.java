@@ -54,7 +54,7 @@ final class RedisOptions {
       names = "--redis-tls-key",
       defaultValue = "${env:SLUICE_REDIS_TLS_KEY}",
       description =
-          "PEM PKCS#8 private key of --redis-tls-cert (env SLUICE_REDIS_TLS_KEY, default none).")
+          "PEM private key (PKCS#8 or PKCS#1 RSA) of --redis-tls-cert (env SLUICE_REDIS_TLS_KEY, default none).")
   Path redisTlsKey;
 
   @Option(

@@ -1,12 +1,14 @@
 package dev.sluice.cli;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * The reference's logging, metrics, xDS and tracing variables as {@code SLUICE_*} values (metrics
- * and statsd settings Sluice has no use for become warnings); part of {@link ReferenceEnvironment}.
+ * The reference's logging, metrics, xDS and tracing variables as {@code SLUICE_*} values (its
+ * Prometheus endpoint becomes {@code --reference-metrics-*}; statsd settings Sluice has no use for
+ * become warnings); part of {@link ReferenceEnvironment}.
  */
 final class ReferenceObservabilityVariables {
   private ReferenceObservabilityVariables() {}
@@ -24,20 +26,39 @@ final class ReferenceObservabilityVariables {
         t.error("LOG_FORMAT=" + format + ": expected text or json");
       }
     }
-    String addr = t.get("PROMETHEUS_ADDR");
-    if (t.flag("USE_PROMETHEUS") && addr != null) {
-      t.warn(
-          "PROMETHEUS_ADDR="
-              + addr
-              + " (metrics are always on the HTTP port, PORT, at /metrics; scrape that)");
-    }
-    String path = t.get("PROMETHEUS_PATH");
-    if (path != null && !path.equals("/metrics")) {
-      t.warn("PROMETHEUS_PATH=" + path + " (Sluice's metrics path is /metrics)");
-    }
+    prometheus(t);
     if (t.flag("USE_STATSD") || t.flag("USE_DOG_STATSD")) {
       t.warn("USE_STATSD (statsd is not supported; scrape Prometheus /metrics)");
     }
+  }
+
+  /**
+   * USE_PROMETHEUS=true serves the reference's stat names on PROMETHEUS_ADDR (default :9090, as
+   * there) at PROMETHEUS_PATH, mapped by PROMETHEUS_MAPPER_YAML or the built-in mappings.
+   */
+  private static void prometheus(ReferenceTranslation t) {
+    if (!t.flag("USE_PROMETHEUS")) {
+      for (String name :
+          List.of(
+              "PROMETHEUS_ADDR",
+              "PROMETHEUS_PATH",
+              "PROMETHEUS_MAPPER_YAML",
+              "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS")) {
+        if (t.has(name)) {
+          t.warn(name + " (ignored without USE_PROMETHEUS=true, as by the reference)");
+        }
+      }
+      return;
+    }
+    t.put(
+        "USE_PROMETHEUS",
+        "SLUICE_REFERENCE_METRICS_ADDR",
+        t.getOrDefault("PROMETHEUS_ADDR", ":9090"));
+    t.same("PROMETHEUS_PATH", "SLUICE_REFERENCE_METRICS_PATH");
+    t.same("PROMETHEUS_MAPPER_YAML", "SLUICE_REFERENCE_METRICS_MAPPER");
+    t.bool(
+        "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS",
+        "SLUICE_REFERENCE_METRICS_RESPONSE_TIME_MILLIS");
   }
 
   /** logrus level names → logback's; logrus' fatal and panic are logback's ERROR. */

@@ -39,6 +39,12 @@ final class ReferenceRedisVariables {
     if (t.flag("REDIS_PERSECOND")) {
       redisTarget(t, "REDIS_PERSECOND_", "SLUICE_PER_SECOND_REDIS_");
     }
+    if (t.has("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")
+        && !t.flag("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")) {
+      t.warn(
+          "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION=false (Sluice's health always follows Redis:"
+              + " unhealthy while its circuit breaker is open)");
+    }
     if (t.flag("REDIS_TLS") || t.flag("REDIS_PERSECOND_TLS")) {
       t.same("REDIS_TLS_CACERT", "SLUICE_REDIS_TLS_CA");
       t.same("REDIS_TLS_CLIENT_CERT", "SLUICE_REDIS_TLS_CERT");

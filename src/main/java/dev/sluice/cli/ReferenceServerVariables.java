@@ -14,17 +14,7 @@ final class ReferenceServerVariables {
     t.same("HOST", "SLUICE_HTTP_BIND");
     t.same("GRPC_PORT", "SLUICE_GRPC_PORT");
     t.same("GRPC_HOST", "SLUICE_GRPC_BIND");
-    String debugPort = t.get("DEBUG_PORT");
-    if (debugPort != null && !debugPort.equals(t.getOrDefault("PORT", "8080"))) {
-      t.warn(
-          "DEBUG_PORT="
-              + debugPort
-              + " (Sluice serves /rlconfig, /metrics and the other debug endpoints on the HTTP"
-              + " port, PORT)");
-    }
-    if (t.has("DEBUG_HOST") && !t.has("HOST")) {
-      t.same("DEBUG_HOST", "SLUICE_HTTP_BIND");
-    }
+    debugPort(t);
     t.duration("GRPC_MAX_CONNECTION_AGE", "SLUICE_GRPC_MAX_CONNECTION_AGE");
     t.duration("GRPC_MAX_CONNECTION_AGE_GRACE", "SLUICE_GRPC_MAX_CONNECTION_AGE_GRACE");
     if (t.flag("GRPC_SERVER_USE_TLS")) {
@@ -32,6 +22,26 @@ final class ReferenceServerVariables {
       t.same("GRPC_SERVER_TLS_KEY", "SLUICE_GRPC_TLS_KEY");
       t.same("GRPC_CLIENT_TLS_CACERT", "SLUICE_GRPC_TLS_CLIENT_CA");
       t.same("GRPC_CLIENT_TLS_SAN", "SLUICE_GRPC_TLS_CLIENT_SAN");
+    }
+  }
+
+  /**
+   * A DEBUG_PORT other than PORT opens the debug listener there ({@code /rlconfig}); one equal to
+   * PORT needs nothing, the HTTP port serves {@code /rlconfig}. Only when set: the reference's
+   * default 6070 is not opened unasked. The debug listener binds where the HTTP port does, so a
+   * DEBUG_HOST of its own is warned about; without a listener of its own, DEBUG_HOST binds the HTTP
+   * port when HOST does not.
+   */
+  private static void debugPort(ReferenceTranslation t) {
+    String debugPort = t.get("DEBUG_PORT");
+    if (debugPort != null && !debugPort.equals(t.getOrDefault("PORT", "8080"))) {
+      t.put("DEBUG_PORT", "SLUICE_DEBUG_PORT", debugPort);
+      String debugHost = t.get("DEBUG_HOST");
+      if (debugHost != null && !debugHost.equals(t.getOrDefault("HOST", "0.0.0.0"))) {
+        t.warn("DEBUG_HOST=" + debugHost + " (the debug port listens where PORT does, on HOST)");
+      }
+    } else if (t.has("DEBUG_HOST") && !t.has("HOST")) {
+      t.same("DEBUG_HOST", "SLUICE_HTTP_BIND");
     }
   }
 
@@ -43,6 +53,12 @@ final class ReferenceServerVariables {
               .resolve(t.getOrDefault("RUNTIME_SUBDIRECTORY", ""))
               .resolve(t.getOrDefault("RUNTIME_APPDIRECTORY", "config"));
       t.put("RUNTIME_ROOT", "SLUICE_CONFIG", dir.normalize().toString());
+    }
+    // RUNTIME_WATCH_ROOT needs nothing: content polling sees both of its modes' changes.
+    if (t.has("RUNTIME_IGNOREDOTFILES") && !t.flag("RUNTIME_IGNOREDOTFILES")) {
+      t.warn(
+          "RUNTIME_IGNOREDOTFILES=false (Sluice always skips dot files and directories, a"
+              + " ConfigMap's ..data among them)");
     }
     t.bool("MERGE_DOMAIN_CONFIG", "SLUICE_MERGE_DOMAINS");
     if (t.flag("HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED")) {

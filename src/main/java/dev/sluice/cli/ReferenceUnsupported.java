@@ -47,9 +47,7 @@ final class ReferenceUnsupported {
             "STATSD_PORT",
             "EXTRA_TAGS",
             "STATS_FLUSH_INTERVAL",
-            "DISABLE_STATS",
-            "PROMETHEUS_MAPPER_YAML",
-            "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS")) {
+            "DISABLE_STATS")) {
       names.put(name, statsd);
     }
     String batching = "not needed: each Redis connection sends its whole queue as one pipeline";

@@ -78,6 +78,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin CapacityOptions capacity;
 
+  @Mixin ReferenceMetricsOptions referenceMetrics;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!reference.errors().isEmpty()) {
@@ -124,7 +126,8 @@ final class ServeCommand implements Callable<Integer> {
           tracing.toConfig(),
           capacity.requestLimits(),
           capture.toConfig(),
-          limiter.consistency(rules.defaultConsistency));
+          limiter.consistency(rules.defaultConsistency),
+          referenceMetrics.toConfig());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

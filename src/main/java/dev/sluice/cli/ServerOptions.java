@@ -1,7 +1,9 @@
 package dev.sluice.cli;
 
 import dev.sluice.config.AccessConfig;
+import dev.sluice.config.AdminHttpConfig;
 import dev.sluice.config.ConnectionAge;
+import dev.sluice.config.GrpcLimits;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.ServerConfig;
 import java.time.Duration;
@@ -9,7 +11,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The two ports and how they are served: gRPC threads and transport (event loops, flow control,
- * where ShouldRateLimit runs), connection age, health, admin writes and the shutdown grace.
+ * where ShouldRateLimit runs), connection age, what one client may hold of the gRPC port, health,
+ * admin writes and the shutdown grace.
  */
 final class ServerOptions {
   @Option(
@@ -90,6 +93,47 @@ final class ServerOptions {
   Duration maxConnectionAgeGrace;
 
   @Option(
+      names = "--grpc-max-concurrent-calls-per-connection",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONCURRENT_CALLS_PER_CONNECTION:-1000}",
+      description =
+          "Calls open at once on one gRPC connection; more are refused (env"
+              + " SLUICE_GRPC_MAX_CONCURRENT_CALLS_PER_CONNECTION, default ${DEFAULT-VALUE}).")
+  int grpcMaxConcurrentCalls;
+
+  @Option(
+      names = "--grpc-max-connections",
+      defaultValue = "${env:SLUICE_GRPC_MAX_CONNECTIONS:-10000}",
+      description =
+          "Connections open at once on the gRPC port; more are closed as they arrive (env"
+              + " SLUICE_GRPC_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+  int grpcMaxConnections;
+
+  @Option(
+      names = "--grpc-max-queued-bytes",
+      defaultValue = "${env:SLUICE_GRPC_MAX_QUEUED_BYTES:-1048576}",
+      description =
+          "Bytes queued for a gRPC connection that does not read, >= 131072; then it is closed"
+              + " (env SLUICE_GRPC_MAX_QUEUED_BYTES, default ${DEFAULT-VALUE}).")
+  int grpcMaxQueuedBytes;
+
+  @Option(
+      names = "--grpc-max-resets-per-second",
+      defaultValue = "${env:SLUICE_GRPC_MAX_RESETS_PER_SECOND:-1000}",
+      description =
+          "RST_STREAM frames a gRPC connection may send or provoke per second, over 10 s; then it"
+              + " is closed; 0 = no limit (env SLUICE_GRPC_MAX_RESETS_PER_SECOND, default"
+              + " ${DEFAULT-VALUE}).")
+  int grpcMaxResetsPerSecond;
+
+  @Option(
+      names = "--grpc-max-metadata-bytes",
+      defaultValue = "${env:SLUICE_GRPC_MAX_METADATA_BYTES:-8192}",
+      description =
+          "Bytes of one gRPC call's headers; a call with more is refused (env"
+              + " SLUICE_GRPC_MAX_METADATA_BYTES, default ${DEFAULT-VALUE}).")
+  int grpcMaxMetadataBytes;
+
+  @Option(
       names = "--admin-read-only",
       arity = "0..1",
       defaultValue = "${env:SLUICE_ADMIN_READ_ONLY:-false}",
@@ -114,6 +158,40 @@ final class ServerOptions {
           "How long calls in flight may take to finish on SIGTERM (env SLUICE_SHUTDOWN_GRACE, default ${DEFAULT-VALUE}).")
   Duration shutdownGrace;
 
+  @Option(
+      names = "--http-header-timeout",
+      defaultValue = "${env:SLUICE_HTTP_HEADER_TIMEOUT:-5s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Admin HTTP: time from opening a connection to its last request header; then it is"
+              + " closed (env SLUICE_HTTP_HEADER_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration httpHeaderTimeout;
+
+  @Option(
+      names = "--http-body-timeout",
+      defaultValue = "${env:SLUICE_HTTP_BODY_TIMEOUT:-10s}",
+      converter = Converters.DurationConverter.class,
+      description =
+          "Admin HTTP: time for a request body to arrive whole; then 408 (env"
+              + " SLUICE_HTTP_BODY_TIMEOUT, default ${DEFAULT-VALUE}).")
+  Duration httpBodyTimeout;
+
+  @Option(
+      names = "--http-max-connections",
+      defaultValue = "${env:SLUICE_HTTP_MAX_CONNECTIONS:-256}",
+      description =
+          "Admin HTTP: connections open at once; beyond, the one waiting longest for its headers"
+              + " is closed (env SLUICE_HTTP_MAX_CONNECTIONS, default ${DEFAULT-VALUE}).")
+  int httpMaxConnections;
+
+  @Option(
+      names = "--http-threads",
+      defaultValue = "${env:SLUICE_HTTP_THREADS:-4}",
+      description =
+          "Admin HTTP: threads running the handlers that may block; /healthcheck never waits for"
+              + " them (env SLUICE_HTTP_THREADS, default ${DEFAULT-VALUE}).")
+  int httpThreads;
+
   ServerConfig toConfig(AccessConfig access) {
     return new ServerConfig(
         grpcPort,
@@ -125,6 +203,13 @@ final class ServerOptions {
         access,
         healthNeedsRules,
         new GrpcTransportConfig(
-            grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers));
+            grpcTransport, grpcEventLoops, grpcFlowControlWindow, grpcRlsHandlers),
+        new AdminHttpConfig(httpHeaderTimeout, httpBodyTimeout, httpMaxConnections, httpThreads),
+        new GrpcLimits(
+            grpcMaxConcurrentCalls,
+            grpcMaxConnections,
+            grpcMaxQueuedBytes,
+            grpcMaxResetsPerSecond,
+            grpcMaxMetadataBytes));
   }
 }

@@ -75,7 +75,8 @@ final class XdsOptions {
   @Option(
       names = "--xds-tls-key",
       defaultValue = "${env:SLUICE_XDS_TLS_KEY}",
-      description = "Client private key (PEM, PKCS#8) for mutual TLS (env SLUICE_XDS_TLS_KEY).")
+      description =
+          "Client private key (PEM, PKCS#8 or PKCS#1 RSA) for mutual TLS (env SLUICE_XDS_TLS_KEY).")
   Path tlsKey;
 
   @Option(

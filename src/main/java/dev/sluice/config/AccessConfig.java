@@ -16,6 +16,8 @@ import java.util.OptionalInt;
  * @param adminTokenFile file holding the bearer token admin writes need; empty = writes refused
  * @param adminTokenForReads reads need the token too
  * @param grpcTls TLS on the RLS port; empty = plaintext
+ * @param debugPort port of the reference's debug listener ({@code /rlconfig}), bound to {@code
+ *     httpBind}; empty = none; 0 picks a free port
  */
 public record AccessConfig(
     String grpcBind,
@@ -23,7 +25,8 @@ public record AccessConfig(
     OptionalInt adminGrpcPort,
     Optional<Path> adminTokenFile,
     boolean adminTokenForReads,
-    Optional<GrpcTlsConfig> grpcTls) {
+    Optional<GrpcTlsConfig> grpcTls,
+    OptionalInt debugPort) {
   public static final String ALL_INTERFACES = "0.0.0.0";
 
   public AccessConfig {
@@ -32,6 +35,7 @@ public record AccessConfig(
     Objects.requireNonNull(adminGrpcPort, "adminGrpcPort");
     Objects.requireNonNull(adminTokenFile, "adminTokenFile");
     Objects.requireNonNull(grpcTls, "grpcTls");
+    Objects.requireNonNull(debugPort, "debugPort");
     if (grpcBind.isBlank() || httpBind.isBlank()) {
       throw new IllegalArgumentException("bind addresses must not be empty");
     }
@@ -39,6 +43,9 @@ public record AccessConfig(
         && (adminGrpcPort.getAsInt() < 0 || adminGrpcPort.getAsInt() > 65_535)) {
       throw new IllegalArgumentException(
           "admin grpc port must be 0..65535: " + adminGrpcPort.getAsInt());
+    }
+    if (debugPort.isPresent() && (debugPort.getAsInt() < 0 || debugPort.getAsInt() > 65_535)) {
+      throw new IllegalArgumentException("debug port must be 0..65535: " + debugPort.getAsInt());
     }
     if (adminTokenForReads && adminTokenFile.isEmpty()) {
       throw new IllegalArgumentException("--admin-token-for-reads needs --admin-token-file");
@@ -53,21 +60,45 @@ public record AccessConfig(
         OptionalInt.empty(),
         Optional.empty(),
         false,
-        Optional.empty());
+        Optional.empty(),
+        OptionalInt.empty());
   }
 
   public AccessConfig withAdminGrpcPort(int port) {
     return new AccessConfig(
-        grpcBind, httpBind, OptionalInt.of(port), adminTokenFile, adminTokenForReads, grpcTls);
+        grpcBind,
+        httpBind,
+        OptionalInt.of(port),
+        adminTokenFile,
+        adminTokenForReads,
+        grpcTls,
+        debugPort);
   }
 
   public AccessConfig withAdminToken(Path file, boolean forReads) {
     return new AccessConfig(
-        grpcBind, httpBind, adminGrpcPort, Optional.of(file), forReads, grpcTls);
+        grpcBind, httpBind, adminGrpcPort, Optional.of(file), forReads, grpcTls, debugPort);
   }
 
   public AccessConfig withGrpcTls(GrpcTlsConfig tls) {
     return new AccessConfig(
-        grpcBind, httpBind, adminGrpcPort, adminTokenFile, adminTokenForReads, Optional.of(tls));
+        grpcBind,
+        httpBind,
+        adminGrpcPort,
+        adminTokenFile,
+        adminTokenForReads,
+        Optional.of(tls),
+        debugPort);
+  }
+
+  public AccessConfig withDebugPort(int port) {
+    return new AccessConfig(
+        grpcBind,
+        httpBind,
+        adminGrpcPort,
+        adminTokenFile,
+        adminTokenForReads,
+        grpcTls,
+        OptionalInt.of(port));
   }
 }

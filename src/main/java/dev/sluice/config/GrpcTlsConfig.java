@@ -9,7 +9,7 @@ import java.util.Optional;
  * rule reload interval), so a rotated certificate is served without a restart.
  *
  * @param cert the server's certificate chain
- * @param key its private key (PKCS#8)
+ * @param key its private key (PEM, PKCS#8 or PKCS#1 RSA)
  * @param clientCa when present, clients must present a certificate signed by it (mTLS)
  * @param clientSan when present (needs {@code clientCa}), that certificate must also carry this DNS
  *     name or IP address among its subject alternative names (the reference's GRPC_CLIENT_TLS_SAN)

@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param clientCert a client certificate chain, for servers that require one; with {@code
  *     clientKey}
  * @param clientKey the client certificate's private key, unencrypted PKCS#8 ({@code BEGIN PRIVATE
- *     KEY})
+ *     KEY}) or PKCS#1 RSA ({@code BEGIN RSA PRIVATE KEY})
  * @param insecure no verification at all: any certificate for any name is accepted (logged as a
  *     warning)
  */

@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param requestLimits the largest request accepted
  * @param capture {@link CaptureConfig#OFF} unless requests are captured
  * @param consistency the synced and split consistency modes' settings
+ * @param referenceMetrics {@link ReferenceMetricsConfig#OFF} unless the reference's Prometheus
+ *     endpoint is wanted
  */
 public record ServeConfig(
     RulesConfig rules,
@@ -23,7 +25,8 @@ public record ServeConfig(
     TracingConfig tracing,
     RequestLimits requestLimits,
     CaptureConfig capture,
-    ConsistencyConfig consistency) {
+    ConsistencyConfig consistency,
+    ReferenceMetricsConfig referenceMetrics) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
@@ -35,6 +38,33 @@ public record ServeConfig(
     Objects.requireNonNull(requestLimits, "requestLimits");
     Objects.requireNonNull(capture, "capture");
     Objects.requireNonNull(consistency, "consistency");
+    Objects.requireNonNull(referenceMetrics, "referenceMetrics");
+  }
+
+  /** Without the reference's Prometheus endpoint. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers,
+      RuleSource ruleSource,
+      TracingConfig tracing,
+      RequestLimits requestLimits,
+      CaptureConfig capture,
+      ConsistencyConfig consistency) {
+    this(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency,
+        ReferenceMetricsConfig.OFF);
   }
 
   /** With the default {@link ConsistencyConfig}. */
@@ -116,7 +146,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
@@ -130,7 +161,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
@@ -144,7 +176,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
@@ -158,7 +191,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
@@ -172,7 +206,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withRuleSource(RuleSource newSource) {
@@ -186,7 +221,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withTracing(TracingConfig newTracing) {
@@ -200,7 +236,8 @@ public record ServeConfig(
         newTracing,
         requestLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withRequestLimits(RequestLimits newLimits) {
@@ -214,7 +251,8 @@ public record ServeConfig(
         tracing,
         newLimits,
         capture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withCapture(CaptureConfig newCapture) {
@@ -228,7 +266,8 @@ public record ServeConfig(
         tracing,
         requestLimits,
         newCapture,
-        consistency);
+        consistency,
+        referenceMetrics);
   }
 
   public ServeConfig withConsistency(ConsistencyConfig newConsistency) {
@@ -242,6 +281,22 @@ public record ServeConfig(
         tracing,
         requestLimits,
         capture,
-        newConsistency);
+        newConsistency,
+        referenceMetrics);
+  }
+
+  public ServeConfig withReferenceMetrics(ReferenceMetricsConfig newReferenceMetrics) {
+    return new ServeConfig(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency,
+        newReferenceMetrics);
   }
 }

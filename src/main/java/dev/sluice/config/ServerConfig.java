@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param healthNeedsRules health fails while zero domains are loaded (the reference's
  *     HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED), so a replica without rules gets no traffic
  * @param transport the gRPC port's transport, event loops, flow-control window, handler thread
+ * @param adminHttp the admin HTTP port's timeouts, connection bound and handler threads
+ * @param grpcLimits what one client may hold of the gRPC port: calls, connections, queued bytes
  */
 public record ServerConfig(
     int grpcPort,
@@ -27,7 +29,9 @@ public record ServerConfig(
     ConnectionAge connectionAge,
     AccessConfig access,
     boolean healthNeedsRules,
-    GrpcTransportConfig transport) {
+    GrpcTransportConfig transport,
+    AdminHttpConfig adminHttp,
+    GrpcLimits grpcLimits) {
   public ServerConfig {
     Objects.requireNonNull(connectionAge, "connectionAge");
     checkPort("grpc", grpcPort);
@@ -41,6 +45,33 @@ public record ServerConfig(
     }
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(transport, "transport");
+    Objects.requireNonNull(adminHttp, "adminHttp");
+    Objects.requireNonNull(grpcLimits, "grpcLimits");
+  }
+
+  /** With the default admin HTTP and gRPC limits. */
+  public ServerConfig(
+      int grpcPort,
+      int httpPort,
+      int grpcThreads,
+      boolean adminReadOnly,
+      Duration shutdownGrace,
+      ConnectionAge connectionAge,
+      AccessConfig access,
+      boolean healthNeedsRules,
+      GrpcTransportConfig transport) {
+    this(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        AdminHttpConfig.defaults(),
+        GrpcLimits.defaults());
   }
 
   /** With the tuned default transport. */
@@ -132,7 +163,9 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        transport);
+        transport,
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withAccess(AccessConfig newAccess) {
@@ -145,7 +178,9 @@ public record ServerConfig(
         connectionAge,
         newAccess,
         healthNeedsRules,
-        transport);
+        transport,
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withHealthNeedsRules(boolean needsRules) {
@@ -158,7 +193,9 @@ public record ServerConfig(
         connectionAge,
         access,
         needsRules,
-        transport);
+        transport,
+        adminHttp,
+        grpcLimits);
   }
 
   public ServerConfig withTransport(GrpcTransportConfig newTransport) {
@@ -171,7 +208,39 @@ public record ServerConfig(
         connectionAge,
         access,
         healthNeedsRules,
-        newTransport);
+        newTransport,
+        adminHttp,
+        grpcLimits);
+  }
+
+  public ServerConfig withAdminHttp(AdminHttpConfig newAdminHttp) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        newAdminHttp,
+        grpcLimits);
+  }
+
+  public ServerConfig withGrpcLimits(GrpcLimits newLimits) {
+    return new ServerConfig(
+        grpcPort,
+        httpPort,
+        grpcThreads,
+        adminReadOnly,
+        shutdownGrace,
+        connectionAge,
+        access,
+        healthNeedsRules,
+        transport,
+        adminHttp,
+        newLimits);
   }
 
   private static void checkPort(String name, int port) {

@@ -2,6 +2,7 @@ package dev.sluice.consistency;
 
 import dev.sluice.rules.Consistency;
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
@@ -37,12 +38,14 @@ public final class ConsistencyRouter implements CounterStore {
    * A charge of only exact hits goes to the shared store whole, so several limits on one descriptor
    * and {@code charge_denied: false} stay atomic there. Synced and split limits are counted each on
    * its own, as before: a charge that mixes them in is counted hit by hit (issue 12 leaves the
-   * all-or-nothing rule to exact counters).
+   * all-or-nothing rule to exact counters). The exact store's answer is passed on as it comes,
+   * {@link Charged.Now} when it charged on the calling thread (memory), with the synced and split
+   * usages merged in ({@link Charged#map}).
    */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+  public Charged charge(Charge charge) {
     if (allExact(charge)) {
-      return exact.acquire(charge);
+      return exact.charge(charge);
     }
     List<Hit> hits = charge.hits();
     Usage[] usages = new Usage[hits.size()];
@@ -67,11 +70,11 @@ public final class ConsistencyRouter implements CounterStore {
       fill(usages, splitAt, split.acquire(pick(hits, splitAt)).join());
     }
     if (exactAt.isEmpty()) {
-      return CompletableFuture.completedFuture(List.of(usages));
+      return new Charged.Now(List.of(usages));
     }
     return exact
-        .acquire(pick(hits, exactAt))
-        .thenApply(
+        .charge(Charge.independent(pick(hits, exactAt)))
+        .map(
             answered -> {
               fill(usages, exactAt, answered);
               return List.of(usages);
@@ -79,37 +82,14 @@ public final class ConsistencyRouter implements CounterStore {
   }
 
   /**
-   * A charge of only exact hits, answered by the shared store on the calling thread when it can
-   * (memory); null otherwise, as {@link #acquire} then routes it. Without this the limiter's
-   * synchronous path never reached the store behind the router, which every served stack has.
-   */
-  @Override
-  public List<Usage> tryAcquireNow(Charge charge) {
-    return exact.answersOnCallingThread() && allExact(charge) ? exact.tryAcquireNow(charge) : null;
-  }
-
-  /** {@link #tryAcquireNow} of one hit: the shared store's answer when the hit is exact. */
-  @Override
-  public Usage tryChargeAloneNow(Hit hit) {
-    return exact.answersOnCallingThread() && hit.limit().consistency() == Consistency.EXACT
-        ? exact.tryChargeAloneNow(hit)
-        : null;
-  }
-
-  @Override
-  public boolean answersOnCallingThread() {
-    return exact.answersOnCallingThread();
-  }
-
-  /**
    * Every hit of every group is exact: read from the groups, not {@link Charge#hits()}, which
    * collects a list on every request of several descriptors.
    */
   private static boolean allExact(Charge charge) {
-    for (int g = 0; g < charge.groups().size(); g++) {
-      List<Hit> hits = charge.groups().get(g).hits();
-      for (int i = 0; i < hits.size(); i++) {
-        if (hits.get(i).limit().consistency() != Consistency.EXACT) {
+    for (int g = 0; g < charge.size(); g++) {
+      Charge.Group group = charge.group(g);
+      for (int i = 0; i < group.hitCount(); i++) {
+        if (group.hit(i).limit().consistency() != Consistency.EXACT) {
           return false;
         }
       }

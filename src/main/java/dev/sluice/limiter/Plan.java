@@ -62,43 +62,50 @@ sealed interface Plan
 
   /**
    * The hits to charge against a rule (one limit, or a {@code rate_limits} list) or a client's
-   * override. Holds what the store's {@link Charge.Group} is made of, not the group: the usual
-   * request, one descriptor with one limit, is charged without one ({@code
-   * CounterStore#tryChargeAloneNow}), so only a request that needs a charge builds it ({@link
-   * #group(List, RequestVotes)}).
+   * override, as the store's {@link Charge.Group}: the planner builds it once, with the vote the
+   * service settings give a descriptor ({@link Planner}), and the usual request, one descriptor,
+   * hands it to the store as its whole charge, with nothing built around it.
    *
-   * @param tag the key tag every counter's key extends ({@link Charge.Group#tag})
-   * @param hits one hit per limit, in list order; never empty
-   * @param policy how the store charges the hits
-   * @param counters how each limit of {@code hits} is reported and recorded, at the same index
+   * @param group the descriptor's hits, one per limit, in list order (never empty, never answered)
+   *     under its key tag and charge policy
+   * @param counters how each limit of the group's hits is reported and recorded, at the same index
    * @param flags the rule's switches; {@link RuleFlags#NONE} for an override
    * @param entries the request descriptor's own entries, for a {@link DecisionListener}
    */
-  record Counted(
-      String tag,
-      List<Hit> hits,
-      Charge.Policy policy,
-      List<Counter> counters,
-      RuleFlags flags,
-      List<Entry> entries)
+  record Counted(Charge.Group group, List<Counter> counters, RuleFlags flags, List<Entry> entries)
       implements Plan {
     public Counted {
-      Objects.requireNonNull(tag, "tag");
-      hits = List.copyOf(hits);
-      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(group, "group");
       counters = List.copyOf(counters);
-      if (hits.isEmpty()) {
+      if (group.answered()) {
         throw new IllegalArgumentException("a counted descriptor has at least one limit");
       }
-      if (hits.size() != counters.size()) {
+      if (group.hitCount() != counters.size()) {
         throw new IllegalArgumentException(
-            hits.size() + " hits for " + counters.size() + " limits");
-      }
-      if (policy == Charge.Policy.EACH && hits.size() > 1) {
-        throw new IllegalArgumentException("several limits are charged together, not each");
+            group.hitCount() + " hits for " + counters.size() + " limits");
       }
       Objects.requireNonNull(flags, "flags");
       entries = List.copyOf(entries);
+    }
+
+    /** The key tag every counter's key extends ({@link Charge.Group#tag}). */
+    String tag() {
+      return group.tag();
+    }
+
+    /** One hit per limit, in list order: a list built for a lone limit ({@link #hit}). */
+    List<Hit> hits() {
+      return group.hits();
+    }
+
+    /** The hit of limit {@code i}. */
+    Hit hit(int i) {
+      return group.hit(i);
+    }
+
+    /** How the store charges the hits. */
+    Charge.Policy policy() {
+      return group.policy();
     }
 
     /** Every limit, in counter order: the policies reported back. */
@@ -120,15 +127,19 @@ sealed interface Plan
 
     /** The hit of {@link #first}. */
     Hit firstHit() {
-      return hits.get(0);
+      return group.hit(0);
     }
 
     /**
-     * How the store sees this descriptor in a request with {@code votes}, with {@code hits} (its
-     * own, or shares of them).
+     * How the store sees this descriptor in a request with {@code votes}: its own group, unless the
+     * request's votes give it another vote than the settings alone (global quota mode beside a
+     * descriptor no rule limits).
      */
-    Charge.Group group(List<Hit> hits, RequestVotes votes) {
-      return new Charge.Group(tag, hits, policy, vote(votes), false);
+    Charge.Group group(RequestVotes votes) {
+      Charge.Vote vote = vote(votes);
+      return vote == group.vote()
+          ? group
+          : Charge.Group.of(group.tag(), group.hits(), group.policy(), vote);
     }
 
     /** How this descriptor's refusal counts towards refusing the request ({@link Verdict}). */

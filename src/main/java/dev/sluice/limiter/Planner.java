@@ -29,15 +29,19 @@ import java.util.Set;
 public final class Planner {
   private final Algorithm overrideAlgorithm;
   private final boolean chargeDenied;
+  private final Plan.RequestVotes votes;
   private final RuleParts.Cache rules = new RuleParts.Cache();
 
   /**
    * @param chargeDenied {@code --charge-denied}: whether refused hits are charged, for rules that
    *     do not say and for overrides
+   * @param votes what the service settings alone do to every descriptor's vote: each plan's group
+   *     is built with it, so a request whose votes are the same charges the group as it is
    */
-  Planner(Algorithm overrideAlgorithm, boolean chargeDenied) {
+  Planner(Algorithm overrideAlgorithm, boolean chargeDenied, Plan.RequestVotes votes) {
     this.overrideAlgorithm = overrideAlgorithm;
     this.chargeDenied = chargeDenied;
+    this.votes = votes;
   }
 
   /** A counted rule and the counter a descriptor's hits go to. */
@@ -87,10 +91,10 @@ public final class Planner {
   }
 
   /**
-   * The plan of a request of one descriptor, the usual request: its match alone, without an array
-   * or a list; only its own rule can replace.
+   * The plan of a request of one descriptor, the usual request: its match alone, without an array;
+   * only its own rule can replace.
    */
-  Plan planAlone(RuleSet snapshot, RateLimitCall call) {
+  private Plan planAlone(RuleSet snapshot, RateLimitCall call) {
     DescriptorRequest descriptor = call.descriptors().get(0);
     Match match = matchOf(snapshot, call.domain(), descriptor);
     Set<String> replaced = match == null ? Set.of() : match.rule().replaces();
@@ -142,7 +146,7 @@ public final class Planner {
         new Plan.Counter(Plan.Reported.of(new CurrentLimit(limit, "")), Plan.MetricLabel.OVERRIDE);
     Charge.Policy policy = chargeDenied ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
     return new Plan.Counted(
-        hit.key(), List.of(hit), policy, List.of(counter), RuleFlags.NONE, descriptor.entries());
+        group(hit, policy, RuleFlags.NONE), List.of(counter), RuleFlags.NONE, descriptor.entries());
   }
 
   /**
@@ -173,7 +177,7 @@ public final class Planner {
                   new Plan.Counter(parts.reported(), metricLabel(rule.path(), rule, descriptor)));
       Charge.Policy policy = charges ? Charge.Policy.EACH : Charge.Policy.WITH_REQUEST;
       return new Plan.Counted(
-          hit.key(), List.of(hit), policy, counters, rule.flags(), descriptor.entries());
+          group(hit, policy, rule.flags()), counters, rule.flags(), descriptor.entries());
     }
     if (rule.kind() instanceof RuleKind.Several several) {
       return planSeveral(domain, descriptor, match, several, replaced, hits, charges);
@@ -212,7 +216,20 @@ public final class Planner {
       return Plan.NOT_LIMITED;
     }
     Charge.Policy policy = charges ? Charge.Policy.TOGETHER : Charge.Policy.WITH_REQUEST;
-    return new Plan.Counted(tag, counted, policy, counters, rule.flags(), descriptor.entries());
+    return new Plan.Counted(
+        group(tag, counted, policy, rule.flags()), counters, rule.flags(), descriptor.entries());
+  }
+
+  /** The store's group of a counted descriptor, with the vote the settings alone give it. */
+  private Charge.Group group(String tag, List<Hit> hits, Charge.Policy policy, RuleFlags flags) {
+    return Charge.Group.of(tag, hits, policy, Plan.Counted.vote(flags, votes));
+  }
+
+  /** {@link #group} of a descriptor with one limit: an {@link Charge.Each} holds its hit alone. */
+  private Charge.Group group(Hit hit, Charge.Policy policy, RuleFlags flags) {
+    return policy == Charge.Policy.EACH
+        ? new Charge.Each(hit, Plan.Counted.vote(flags, votes))
+        : group(hit.key(), List.of(hit), policy, flags);
   }
 
   /**

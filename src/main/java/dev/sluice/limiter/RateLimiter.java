@@ -5,6 +5,7 @@ import dev.sluice.config.LimiterConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
@@ -25,10 +26,10 @@ import java.util.function.Supplier;
  * descriptor ({@link Planner}), answer counters known to be over their limit from the local cache
  * ({@link #answerKnownOvers}), charge the rest in ONE store call, then {@link #finish}: the
  * decision ({@link Verdict}, a pure function of the plans and the usages that answer them) and its
- * metrics, recorded once, straight from the plans ({@link DecisionRecorder}). The usual request,
- * one descriptor with one limit, is charged and decided alone when the store answers on the calling
- * thread ({@link #answerAloneNow}). When the store fails, the {@link FailureMode} answers instead
- * ({@link #onStoreFailure}).
+ * metrics, recorded once, straight from the plans ({@link DecisionRecorder}). Every request takes
+ * these steps, the usual one (one descriptor with one limit) too: a store that charges on the
+ * calling thread answers {@link Charged.Now} and the decision is made there. When the store fails,
+ * the {@link FailureMode} answers instead ({@link #onStoreFailure}).
  *
  * <p>Threads: the store's answer is handled on {@link StoreChoice#completions}, chosen by the
  * composition root; the returned future completes there, so everything the caller chains on it
@@ -64,7 +65,11 @@ public final class RateLimiter {
     this.stores = stores;
     this.settings = settings;
     this.metrics = metrics;
-    this.planner = new Planner(settings.overrideAlgorithm(), settings.chargeDenied());
+    this.planner =
+        new Planner(
+            settings.overrideAlgorithm(),
+            settings.chargeDenied(),
+            Plan.RequestVotes.of(settings.globalShadowMode(), settings.globalQuotaMode()));
     this.recorder =
         new DecisionRecorder(metrics, new HitAccounting(settings.nearLimitRatio()), listener);
     this.unknownDomains = new UnknownDomains(metrics);
@@ -120,18 +125,8 @@ public final class RateLimiter {
       unknownDomains.seen(call.domain(), call.descriptors().size());
       return notLimited(call.descriptors().size());
     }
-    List<Plan> plans;
-    if (call.descriptors().size() == 1) {
-      Plan plan = answerKnownOver(planner.planAlone(snapshot, call));
-      Answer alone = plan instanceof Plan.Counted counted ? answerAloneNow(call, counted) : null;
-      if (alone != null) {
-        return alone;
-      }
-      plans = List.of(plan);
-    } else {
-      plans = answerKnownOvers(planner.plan(snapshot, call));
-    }
-    Charge charge = chargeOf(plans, Plan.Counted::hits);
+    List<Plan> plans = answerKnownOvers(planner.plan(snapshot, call));
+    Charge charge = chargeOf(plans);
     if (nothingToCharge(charge)) {
       return finish(call.domain(), plans, List.of(), Plan.Source.STORE);
     }
@@ -139,51 +134,21 @@ public final class RateLimiter {
   }
 
   /**
-   * The usual request, one descriptor with one limit charged by its algorithm, answered on this
-   * thread when the store can ({@link CounterStore#tryChargeAloneNow}, the memory store): the
-   * answer the general path gives (OneDescriptorTest compares them for every kind of descriptor),
-   * without its plan list, charge, group and usage list (issue 16). Null, with nothing charged,
-   * when the store must answer later: the general path then charges the plan.
-   */
-  private Answer answerAloneNow(RateLimitCall call, Plan.Counted counted) {
-    if (counted.policy() != Charge.Policy.EACH) {
-      return null; // several limits, or charged with the request: the charge rule decides
-    }
-    Usage usage;
-    try {
-      usage = stores.primary().tryChargeAloneNow(counted.firstHit());
-    } catch (RuntimeException failure) {
-      return new Answer.Later(onStoreFailure(call.domain(), List.of(counted), failure));
-    }
-    if (usage == null) {
-      return null;
-    }
-    Decision decision = Verdict.decideAlone(counted, usage, settings);
-    rememberOver(counted, usage);
-    boolean refused = decision.statuses().get(0).code() == Code.OVER_LIMIT;
-    recorder.recordLimit(call.domain(), counted, 0, usage, Plan.Source.STORE, refused);
-    if (Verdict.shadowedByGlobalAlone(decision, settings)) {
-      metrics.globalShadowMode();
-    }
-    return decision;
-  }
-
-  /**
-   * The ONE store call: answered on this thread when the store can ({@link
-   * CounterStore#tryAcquireNow}, the memory store, without a future of its own), else through its
-   * future, finished on {@link StoreChoice#completions}.
+   * The ONE store call: finished on this thread when the store answered on it ({@link Charged.Now},
+   * the memory store, or a future already complete), else once its future completes, on {@link
+   * StoreChoice#completions}.
    */
   private Answer charge(String domain, List<Plan> plans, Charge charge) {
-    List<Usage> now;
+    Charged charged;
     try {
-      now = stores.primary().tryAcquireNow(charge);
+      charged = stores.primary().charge(charge);
     } catch (RuntimeException failure) {
       return new Answer.Later(onStoreFailure(domain, plans, failure));
     }
-    if (now != null) {
-      return finish(domain, plans, now, Plan.Source.STORE);
+    if (charged instanceof Charged.Now now) {
+      return finish(domain, plans, now.usages(), Plan.Source.STORE);
     }
-    CompletableFuture<List<Usage>> stored = stores.primary().acquire(charge);
+    CompletableFuture<List<Usage>> stored = charged.future();
     if (stored.isDone() && !stored.isCompletedExceptionally()) {
       // Answered before returning all the same: nothing to wait for, nothing to hand off.
       return finish(domain, plans, stored.join(), Plan.Source.STORE);
@@ -197,8 +162,8 @@ public final class RateLimiter {
 
   /** No hit in any group: {@code charge.hits().isEmpty()}, without building the list. */
   private static boolean nothingToCharge(Charge charge) {
-    for (int g = 0; g < charge.groups().size(); g++) {
-      if (!charge.groups().get(g).hits().isEmpty()) {
+    for (int g = 0; g < charge.size(); g++) {
+      if (charge.group(g).hitCount() > 0) {
         return false;
       }
     }
@@ -236,11 +201,11 @@ public final class RateLimiter {
   }
 
   /**
-   * What the store charges for the plans still waiting, in order, with {@code hitsOf} each (its own
-   * hits, or the local shares). Descriptors the cache already refused join as answered groups only
-   * when a {@code charge_denied: false} descriptor depends on them.
+   * What the store charges for the plans still waiting, in order: each one's group. Descriptors the
+   * cache already refused join as answered groups only when a {@code charge_denied: false}
+   * descriptor depends on them.
    */
-  private Charge chargeOf(List<Plan> plans, Function<Plan.Counted, List<Hit>> hitsOf) {
+  private Charge chargeOf(List<Plan> plans) {
     boolean dependent = false;
     boolean passingQuota = false;
     for (int i = 0; i < plans.size(); i++) {
@@ -253,29 +218,25 @@ public final class RateLimiter {
         Plan.RequestVotes.of(
             settings.globalShadowMode() || passingQuota, settings.globalQuotaMode());
     if (plans.size() == 1) {
-      // The usual one-descriptor request: its group, without an array to collect groups in.
-      Charge.Group group = groupOf(plans.get(0), dependent, votes, hitsOf);
-      return new Charge(group == null ? List.of() : List.of(group));
+      // The usual one-descriptor request: its plan's group is the whole charge.
+      Charge.Group group = groupOf(plans.get(0), dependent, votes);
+      return group == null ? Charge.of(List.of()) : group;
     }
     Charge.Group[] groups = new Charge.Group[plans.size()];
     int count = 0;
     for (int i = 0; i < plans.size(); i++) {
-      Charge.Group group = groupOf(plans.get(i), dependent, votes, hitsOf);
+      Charge.Group group = groupOf(plans.get(i), dependent, votes);
       if (group != null) {
         groups[count++] = group;
       }
     }
-    return new Charge(List.of(count == groups.length ? groups : Arrays.copyOf(groups, count)));
+    return Charge.of(List.of(count == groups.length ? groups : Arrays.copyOf(groups, count)));
   }
 
   /** What the store sees of one plan, or null when it takes no part in the charge. */
-  private static Charge.Group groupOf(
-      Plan plan,
-      boolean dependent,
-      Plan.RequestVotes votes,
-      Function<Plan.Counted, List<Hit>> hitsOf) {
+  private static Charge.Group groupOf(Plan plan, boolean dependent, Plan.RequestVotes votes) {
     if (plan instanceof Plan.Counted counted) {
-      return counted.group(hitsOf.apply(counted), votes);
+      return counted.group(votes);
     }
     if (dependent && plan instanceof Plan.Answered cached) {
       Plan.Counted counted = cached.counted();
@@ -360,13 +321,22 @@ public final class RateLimiter {
       Optional<Plan.Counted> counted = countedOf(plan);
       waiting.add(counted.isPresent() ? counted.get() : plan);
     }
-    Charge shares =
-        chargeOf(waiting, counted -> counted.hits().stream().map(this::localShare).toList());
+    Charge shares = sharesOf(chargeOf(waiting));
     return stores
         .fallback()
         .orElseThrow()
-        .acquire(shares)
+        .charge(shares)
+        .future()
         .thenApply(usages -> finish(domain, waiting, usages, Plan.Source.FALLBACK));
+  }
+
+  /** {@code charge} against {@code ceil(limit / instances)}: each hit's limit shared out. */
+  private Charge sharesOf(Charge charge) {
+    List<Charge.Group> groups = new ArrayList<>(charge.size());
+    for (Charge.Group group : charge.groups()) {
+      groups.add(group.withHits(group.hits().stream().map(this::localShare).toList()));
+    }
+    return Charge.of(groups);
   }
 
   private Hit localShare(Hit hit) {

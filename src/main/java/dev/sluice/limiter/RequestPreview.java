@@ -55,7 +55,9 @@ public final class RequestPreview {
       return previews;
     }
     // Whether denied hits are charged changes no key, so the preview needs no setting for it.
-    for (Plan plan : new Planner(overrideAlgorithm, true).plan(snapshot, call)) {
+    for (Plan plan :
+        new Planner(overrideAlgorithm, true, Plan.RequestVotes.of(false, false))
+            .plan(snapshot, call)) {
       if (plan instanceof Plan.Counted counted) {
         previews.add(
             new Previewed.Counted(

@@ -45,23 +45,6 @@ final class Verdict {
   }
 
   /**
-   * {@link #decide} for a request of one descriptor, counted with one limit and answered by {@code
-   * usage}: the same decision without the plan and usage lists. One descriptor alone is over the
-   * limit exactly when its status is, whether or not it is in quota mode.
-   */
-  static Decision decideAlone(Plan.Counted counted, Usage usage, LimiterConfig settings) {
-    DescriptorDecision status = status(counted, 0, usage.remaining(), usage);
-    boolean over = status.code() == Code.OVER_LIMIT;
-    return new Decision(
-        over && !settings.globalShadowMode() ? Code.OVER_LIMIT : Code.OK, List.of(status));
-  }
-
-  /** {@link #shadowedByGlobal} for {@link #decideAlone}'s decision. */
-  static boolean shadowedByGlobalAlone(Decision decision, LimiterConfig settings) {
-    return settings.globalShadowMode() && decision.statuses().get(0).code() == Code.OVER_LIMIT;
-  }
-
-  /**
    * The request was over the limit and answered OK only because of global shadow mode.
    *
    * @param decision {@link #decide}'s answer for {@code plans}
@@ -190,7 +173,7 @@ final class Verdict {
       if (usage.overLimit()) {
         return i;
       }
-      long capacity = counted.hits().get(i).limit().capacity();
+      long capacity = counted.hit(i).limit().capacity();
       double fraction = capacity == 0 ? 0 : usage.remaining() / (double) capacity;
       if (fraction < lowest) {
         lowest = fraction;
@@ -208,7 +191,7 @@ final class Verdict {
    */
   static RuleCounts counts(
       Plan.Counted counted, int i, Usage usage, Plan.Source source, HitAccounting accounting) {
-    Hit hit = counted.hits().get(i);
+    Hit hit = counted.hit(i);
     boolean shadow = counted.flags().shadowMode();
     if (source == Plan.Source.OVER_LIMIT_CACHE) {
       return HitAccounting.cachedOver(hit.hits(), shadow);

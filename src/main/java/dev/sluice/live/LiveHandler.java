@@ -1,10 +1,10 @@
 package dev.sluice.live;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import dev.sluice.admin.AdminRequest;
+import dev.sluice.admin.AdminResponse;
+import dev.sluice.admin.AdminRoute;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * polls, as JSON, for tools too. The composition root puts {@code /ui/data} behind the admin read
  * guard; the page then asks for the token and sends it as a bearer header (see {@code live.html}).
  */
-public final class LiveHandler implements HttpHandler {
+public final class LiveHandler implements AdminRoute {
   private static final String PAGE_RESOURCE = "live.html";
 
   private final LiveStats stats;
@@ -40,38 +40,23 @@ public final class LiveHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    if (!exchange.getRequestMethod().equalsIgnoreCase("GET")) {
-      exchange.getResponseHeaders().set("Allow", "GET");
-      send(
-          exchange, 405, "text/plain; charset=utf-8", "use GET\n".getBytes(StandardCharsets.UTF_8));
-      return;
+  public AdminResponse answer(AdminRequest request) {
+    if (!request.isMethod("GET")) {
+      return noStore(AdminResponse.methodNotAllowed("GET"));
     }
-    String path = exchange.getRequestURI().getPath();
-    switch (path) {
-      case "/ui", "/ui/" -> send(exchange, 200, "text/html; charset=utf-8", page);
-      case "/ui/data" ->
-          send(
-              exchange,
-              200,
-              "application/json",
-              LiveJson.of(stats.snapshot(), status.get()).getBytes(StandardCharsets.UTF_8));
-      default ->
-          send(
-              exchange,
-              404,
-              "text/plain; charset=utf-8",
-              "not found\n".getBytes(StandardCharsets.UTF_8));
-    }
+    return noStore(
+        switch (request.path()) {
+          case "/ui", "/ui/" -> AdminResponse.of(200, "text/html; charset=utf-8", page);
+          case "/ui/data" ->
+              AdminResponse.of(
+                  200,
+                  AdminResponse.JSON,
+                  LiveJson.of(stats.snapshot(), status.get()).getBytes(StandardCharsets.UTF_8));
+          default -> AdminResponse.notFound();
+        });
   }
 
-  private static void send(HttpExchange exchange, int status, String type, byte[] body)
-      throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.getResponseHeaders().set("Cache-Control", "no-store");
-    exchange.sendResponseHeaders(status, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
-    }
+  private static AdminResponse noStore(AdminResponse response) {
+    return response.withHeader("Cache-Control", "no-store");
   }
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,6 +23,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SluiceMetrics {
   /** Distinct request values a {@code detailed_metric} rule may show, per rule. */
   public static final int DETAILED_VALUES_PER_RULE = 1_000;
+
+  /** Distinct request values all {@code detailed_metric} rules together may show. */
+  public static final int DETAILED_VALUES_TOTAL = 5_000;
+
+  /** Characters of whole request values kept behind cut labels, for {@link #detailedLabel}. */
+  static final long DETAILED_KEPT_CHARS = 4L << 20;
 
   private static final int UNKNOWN_DOMAINS = 100;
 
@@ -58,12 +65,25 @@ public final class SluiceMetrics {
   private final Counter captureLines;
   private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
-  private final Map<String, LabelCap> detailedCaps = new ConcurrentHashMap<>();
+  private final DetailedLabels detailed =
+      new DetailedLabels(DETAILED_VALUES_PER_RULE, DETAILED_VALUES_TOTAL, DETAILED_KEPT_CHARS);
   private final ConsistencyMetrics consistency;
+  private final StatsMirror mirror;
+  private final GrpcTransportMetrics grpcTransport;
 
   public SluiceMetrics(PrometheusRegistry registry) {
+    this(registry, StatsMirror.NONE);
+  }
+
+  /**
+   * @param mirror told every event recorded here as it is recorded ({@link StatsMirror#NONE} for
+   *     none)
+   */
+  public SluiceMetrics(PrometheusRegistry registry, StatsMirror mirror) {
     this.registry = registry;
+    this.mirror = mirror;
     this.consistency = new ConsistencyMetrics(registry);
+    this.grpcTransport = new GrpcTransportMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -201,6 +221,7 @@ public final class SluiceMetrics {
       series = ofDomain.computeIfAbsent(label, l -> new RuleSeries(domain, l, rule));
     }
     series.record(counts);
+    mirror.ruleOutcome(domain, label, counts);
   }
 
   /**
@@ -225,31 +246,32 @@ public final class SluiceMetrics {
                     return gone;
                   });
         });
-    detailedCaps.keySet().removeIf(key -> !servedKey(served, key));
-  }
-
-  private static boolean servedKey(Map<String, Set<String>> served, String capKey) {
-    int split = capKey.indexOf('\u0000');
-    String domain = capKey.substring(0, split);
-    return served.getOrDefault(domain, Set.of()).contains(capKey.substring(split + 1));
+    detailed.retain(served);
   }
 
   /**
-   * Records a descriptor of a {@code detailed_metric} rule under its request-value path, capped at
-   * {@link #DETAILED_VALUES_PER_RULE} paths per rule; beyond that under {@code <rule>._other}.
+   * Records a descriptor of a {@code detailed_metric} rule under its request-value path: the path
+   * itself when at most 128 UTF-8 bytes, else cut to a prefix and a hash; at most {@link
+   * #DETAILED_VALUES_PER_RULE} paths per rule and {@link #DETAILED_VALUES_TOTAL} in all, beyond
+   * that under {@code <rule>._other}.
    */
   public void detailedRuleOutcome(
       String domain, String rule, String detailedPath, RuleCounts counts) {
-    LabelCap cap =
-        detailedCaps.computeIfAbsent(
-            domain + "\u0000" + rule, k -> new LabelCap(DETAILED_VALUES_PER_RULE));
-    String admitted = cap.admit(detailedPath);
-    record(
-        domain, admitted == LabelCap.OTHER ? rule + "." + LabelCap.OTHER : admitted, rule, counts);
+    record(domain, detailed.admit(domain, rule, detailedPath), rule, counts);
+  }
+
+  /**
+   * What the rule label {@code label} of a detailed series in {@code domain} stands for, as {@code
+   * /metrics} shows it; empty when no detailed series of the domain has that label.
+   */
+  public Optional<DetailedLabel> detailedLabel(String domain, String label) {
+    return detailed.lookup(domain, label);
   }
 
   public void domainNotFound(String domain) {
-    domainNotFound.labelValues(unknownDomains.admit(domain)).inc();
+    String admitted = unknownDomains.admit(domain);
+    domainNotFound.labelValues(admitted).inc();
+    mirror.domainNotFound(admitted);
   }
 
   /**
@@ -257,6 +279,7 @@ public final class SluiceMetrics {
    */
   public void request(String code, long nanos) {
     seriesOf(requestsByCode, requests, code).observe(nanos / 1e9);
+    mirror.request(code, nanos);
   }
 
   public void storeCall(String store, long nanos, boolean failed) {
@@ -274,10 +297,21 @@ public final class SluiceMetrics {
   public void reloaded(int domains, int rules) {
     reloads.labelValues("success").inc();
     rulesLoaded(domains, rules);
+    mirror.configLoad(true);
   }
 
   public void reloadRejected() {
     reloads.labelValues("failure").inc();
+    mirror.configLoad(false);
+  }
+
+  /**
+   * The rules read from files at startup: a load like a reload for the mirror (the reference
+   * service counts it as a config load), but not a reload in {@code sluice_rules_reloads_total}.
+   */
+  public void initialRulesLoaded(int domains, int rules) {
+    rulesLoaded(domains, rules);
+    mirror.configLoad(true);
   }
 
   public void rulesLoaded(int domains, int rules) {
@@ -287,6 +321,7 @@ public final class SluiceMetrics {
 
   public void failurePolicyDecision(String policy) {
     failurePolicy.labelValues(policy).inc();
+    mirror.failurePolicyDecision();
   }
 
   /**
@@ -304,6 +339,7 @@ public final class SluiceMetrics {
 
   public void globalShadowMode() {
     globalShadow.inc();
+    mirror.globalShadowMode();
   }
 
   public void localCacheLookup(boolean hit) {
@@ -313,6 +349,11 @@ public final class SluiceMetrics {
   /** The synced and split modes' metrics. */
   public ConsistencyMetrics consistency() {
     return consistency;
+  }
+
+  /** The gRPC ports' limits: calls refused, connections closed, connections open. */
+  public GrpcTransportMetrics grpcTransport() {
+    return grpcTransport;
   }
 
   public void memoryEvicted(long counters) {

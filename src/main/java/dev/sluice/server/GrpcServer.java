@@ -1,6 +1,7 @@
 package dev.sluice.server;
 
 import dev.sluice.config.ConnectionAge;
+import dev.sluice.config.GrpcLimits;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -39,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * run on the bounded {@code grpc-handler} pool, as the given services do with {@link
  * RlsHandlers#POOL}. A response written from another thread (a Redis lane completing a future) is
  * queued to the connection's event loop by Netty.
+ *
+ * <p>What one client may hold of the port is bounded ({@link PortLimits}): calls per connection,
+ * header bytes and resets by grpc-java's own settings, connections and unread bytes by {@link
+ * ConnectionGuard}; what the limits do is counted and logged by {@link TransportReport}.
  */
 public final class GrpcServer implements AutoCloseable {
   /** The health service name envoyproxy/ratelimit registers. */
@@ -60,14 +65,22 @@ public final class GrpcServer implements AutoCloseable {
    * @param threads size of the pool that runs handlers that may block
    * @param connectionAge when clients are sent GOAWAY so they reconnect (to any replica)
    * @param transport transport, event loops, flow-control window, where the given services run
+   * @param limits what one client may hold of the port, and where what they did is reported
    */
-  public record Settings(int threads, ConnectionAge connectionAge, GrpcTransportConfig transport) {
+  public record Settings(
+      int threads, ConnectionAge connectionAge, GrpcTransportConfig transport, PortLimits limits) {
     public Settings {
       if (threads < 1) {
         throw new IllegalArgumentException("grpc threads must be >= 1: " + threads);
       }
       Objects.requireNonNull(connectionAge, "connectionAge");
       Objects.requireNonNull(transport, "transport");
+      Objects.requireNonNull(limits, "limits");
+    }
+
+    /** With the default limits, reported to metrics nobody scrapes. */
+    public Settings(int threads, ConnectionAge connectionAge, GrpcTransportConfig transport) {
+      this(threads, connectionAge, transport, PortLimits.defaults());
     }
 
     /** The tuned transport with every handler on the pool: for services that may block. */
@@ -136,13 +149,13 @@ public final class GrpcServer implements AutoCloseable {
     this.serviceNames = namesOf(services);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(address, credentials)
-            .channelType(loops.channelType())
             .bossEventLoopGroup(loops.boss())
             .workerEventLoopGroup(loops.workers())
             .flowControlWindow(settings.transport().flowControlWindowBytes())
             .maxConnectionAge(settings.connectionAge().maxAge().toNanos(), TimeUnit.NANOSECONDS)
             .maxConnectionAgeGrace(
                 settings.connectionAge().grace().toNanos(), TimeUnit.NANOSECONDS);
+    withLimits(builder, loops, settings.limits());
     this.handlers =
         settings.transport().rlsHandlers() == RlsHandlers.POOL ? "handler pool" : "event loop";
     if (settings.transport().rlsHandlers() != RlsHandlers.POOL) {
@@ -173,6 +186,24 @@ public final class GrpcServer implements AutoCloseable {
     this.handlers = "grpc-java default executor";
     this.server = withServices(NettyServerBuilder.forPort(port), services).build();
     setServing(false);
+  }
+
+  /**
+   * grpc-java's own limits (calls per connection, header bytes, resets), and the listening channel
+   * that adds Sluice's (connections, queued bytes).
+   */
+  private static void withLimits(NettyServerBuilder builder, EventLoops loops, PortLimits port) {
+    GrpcLimits limits = port.limits();
+    builder
+        .channelFactory(ConnectionGuard.channels(loops.channelType(), limits, port.report()))
+        .maxConcurrentCallsPerConnection(limits.maxConcurrentCallsPerConnection())
+        .maxInboundMetadataSize(limits.maxMetadataBytes());
+    if (limits.maxResetsPerSecond() > 0) {
+      long perWindow = (long) limits.maxResetsPerSecond() * GrpcLimits.RESET_WINDOW_SECONDS;
+      // Integer.MAX_VALUE is grpc-java's "no limit", which this then also means.
+      builder.maxRstFramesPerWindow(
+          (int) Math.min(Integer.MAX_VALUE, perWindow), GrpcLimits.RESET_WINDOW_SECONDS);
+    }
   }
 
   private NettyServerBuilder withServices(

@@ -2,11 +2,14 @@ package dev.sluice.server;
 
 import dev.sluice.config.GrpcTlsConfig;
 import dev.sluice.threads.Scheduler;
+import dev.sluice.tls.PemPrivateKey;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.util.AdvancedTlsX509KeyManager;
 import io.grpc.util.AdvancedTlsX509TrustManager;
+import io.grpc.util.CertificateUtils;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +106,11 @@ public final class GrpcTls implements AutoCloseable {
   /** Loads every file; returns the digest of what was loaded. */
   private byte[] load() throws IOException, GeneralSecurityException {
     byte[] digest = digest();
-    keys.updateIdentityCredentials(config.cert().toFile(), config.key().toFile());
+    // Our key reader, not grpc's file overload: Envoy Gateway's keys are PKCS#1, grpc reads PKCS#8.
+    try (InputStream chain = Files.newInputStream(config.cert())) {
+      keys.updateIdentityCredentials(
+          CertificateUtils.getX509Certificates(chain), PemPrivateKey.read(config.key()));
+    }
     if (trust.isPresent()) {
       trust.get().updateTrustCredentials(config.clientCa().orElseThrow().toFile());
     }

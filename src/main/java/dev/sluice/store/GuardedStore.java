@@ -7,14 +7,10 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,82 +111,29 @@ public final class GuardedStore implements CounterStore {
     }
   }
 
+  /**
+   * The delegate's answer under the breaker, recorded once it is known ({@link Charged#whenDone}):
+   * at once for an answer made on the calling thread (the memory store), so that path takes the
+   * same permission and leaves the same breaker state and store-call metrics as a later one.
+   */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+  public Charged charge(Charge charge) {
     if (!breaker.tryAcquirePermission()) {
-      return CompletableFuture.failedFuture(
-          new StoreException(delegate.kind() + " circuit open: " + lastError));
+      return Charged.failed(new StoreException(delegate.kind() + " circuit open: " + lastError));
     }
     long start = System.nanoTime();
-    CompletableFuture<List<Usage>> result;
+    Charged answer;
     try {
-      result = delegate.acquire(charge);
-    } catch (RuntimeException e) {
-      result = CompletableFuture.failedFuture(e);
-    }
-    if (result.isDone()) {
-      // The memory store answers synchronously: record now and skip a stage per request.
-      completed(start, result.isCompletedExceptionally() ? failureOf(result) : null);
-      return result;
-    }
-    return result.whenComplete((usages, failure) -> completed(start, failure));
-  }
-
-  /**
-   * The delegate's {@link CounterStore#tryAcquireNow} under the same breaker and with the same
-   * store-call metrics as {@link #acquire}. Null, with nothing recorded, when the breaker refuses
-   * the call (then {@link #acquire} answers it, failing as it does) or the delegate must go async
-   * (the breaker's permission is given back for {@link #acquire} to take).
-   */
-  @Override
-  public List<Usage> tryAcquireNow(Charge charge) {
-    return now(CounterStore::tryAcquireNow, charge);
-  }
-
-  /** The delegate's {@link CounterStore#tryChargeAloneNow}, guarded as {@link #tryAcquireNow}. */
-  @Override
-  public Usage tryChargeAloneNow(Hit hit) {
-    return now(CounterStore::tryChargeAloneNow, hit);
-  }
-
-  /**
-   * {@code call} on the delegate under the breaker, recorded as {@link #acquire} records, or null
-   * as {@link #tryAcquireNow} says. A non-capturing method reference: nothing is allocated per
-   * call.
-   */
-  private <A, T> T now(BiFunction<CounterStore, A, T> call, A argument) {
-    // A network store never answers here: no permission to take and hand back on every request.
-    if (!delegate.answersOnCallingThread() || !breaker.tryAcquirePermission()) {
-      return null;
-    }
-    long start = System.nanoTime();
-    T answer;
-    try {
-      answer = call.apply(delegate, argument);
+      answer = delegate.charge(charge);
     } catch (RuntimeException e) {
       completed(start, e);
-      throw e;
+      return Charged.failed(e);
     }
-    if (answer == null) {
-      breaker.releasePermission();
-      return null;
+    if (answer instanceof Charged.Now) {
+      completed(start, null); // known already: recorded without a callback to build per call
+      return answer;
     }
-    completed(start, null);
-    return answer;
-  }
-
-  @Override
-  public boolean answersOnCallingThread() {
-    return delegate.answersOnCallingThread();
-  }
-
-  private static Throwable failureOf(CompletableFuture<?> done) {
-    try {
-      done.join();
-      throw new IllegalStateException("not completed exceptionally");
-    } catch (CompletionException | CancellationException e) {
-      return e;
-    }
+    return answer.whenDone((usages, failure) -> completed(start, failure));
   }
 
   private void completed(long start, Throwable failure) {

@@ -1,6 +1,5 @@
 package dev.sluice.store;
 
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,8 +17,8 @@ public final class NamedStore implements CounterStore {
   }
 
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
-    return delegate.acquire(charge);
+  public Charged charge(Charge charge) {
+    return delegate.charge(charge);
   }
 
   @Override

@@ -26,12 +26,12 @@ public final class UnitSplitStore implements CounterStore {
    * Usages in the order of {@code charge.hits()}. A group goes to the per-second store when all its
    * limits are per second; a group mixing units stays on the main one. A charge that decides over
    * the whole request at once ({@code charge_denied: false}) and spans both goes whole to the main
-   * store, so it stays one atomic step. The future completes on the thread that completed the later
-   * of the two calls; it fails when either fails (hits sent to the other may still have counted, as
-   * when a pipeline is cut off).
+   * store, so it stays one atomic step. Answered now when both parts are ({@link Charged#combine}),
+   * else on the thread that completed the later of the two calls; it fails when either fails (hits
+   * sent to the other may still have counted, as when a pipeline is cut off).
    */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+  public Charged charge(Charge charge) {
     List<Charge.Group> seconds = new ArrayList<>();
     List<Charge.Group> others = new ArrayList<>();
     boolean wholeRequest = false;
@@ -40,14 +40,14 @@ public final class UnitSplitStore implements CounterStore {
       wholeRequest |= group.policy() == Charge.Policy.WITH_REQUEST;
     }
     if (seconds.isEmpty() || (wholeRequest && !others.isEmpty())) {
-      return rest.acquire(charge);
+      return rest.charge(charge);
     }
     if (others.isEmpty()) {
-      return perSecond.acquire(charge);
+      return perSecond.charge(charge);
     }
-    CompletableFuture<List<Usage>> fromRest = rest.acquire(new Charge(others));
-    CompletableFuture<List<Usage>> fromPerSecond = perSecond.acquire(new Charge(seconds));
-    return fromRest.thenCombine(fromPerSecond, (a, b) -> merge(charge, a, b));
+    Charged fromRest = rest.charge(Charge.of(others));
+    Charged fromPerSecond = perSecond.charge(Charge.of(seconds));
+    return Charged.combine(fromRest, fromPerSecond, (a, b) -> merge(charge, a, b));
   }
 
   /** Puts the two parts back in request order: each part kept the order of its groups. */

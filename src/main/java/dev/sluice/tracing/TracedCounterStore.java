@@ -1,24 +1,23 @@
 package dev.sluice.tracing;
 
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
-import dev.sluice.store.Usage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A span around each {@link #acquire}: the store round trip of one request, from the call until its
- * future completes, so it includes the wait for a batched Redis pipeline shared with other
- * requests. A child of the span current on the calling thread (the decision's), and itself current
- * while the store queues the request, so a Redis store's {@link PipelineSpans} can link it to the
- * one span of the pipeline that carries it. Admin reads are not traced.
+ * A span around each {@link #charge}: the store round trip of one request, from the call until its
+ * answer is known, so it includes the wait for a batched Redis pipeline shared with other requests.
+ * A child of the span current on the calling thread (the decision's), and itself current while the
+ * store queues the request, so a Redis store's {@link PipelineSpans} can link it to the one span of
+ * the pipeline that carries it. Admin reads are not traced.
  */
 final class TracedCounterStore implements CounterStore {
   private final CounterStore store;
@@ -29,24 +28,24 @@ final class TracedCounterStore implements CounterStore {
     this.tracer = tracer;
   }
 
+  /** Ended when the answer is known: at once for one made on the calling thread (memory). */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
-    List<Hit> hits = charge.hits();
+  public Charged charge(Charge charge) {
     Span span =
         tracer
             .spanBuilder("store acquire")
             .setSpanKind(SpanKind.CLIENT)
             .setAttribute(SpanAttributes.STORE, store.kind())
-            .setAttribute(SpanAttributes.HITS, hits.size())
+            .setAttribute(SpanAttributes.HITS, charge.hitCount())
             .startSpan();
-    CompletableFuture<List<Usage>> usages;
+    Charged answer;
     try (Scope scope = span.makeCurrent()) {
-      usages = store.acquire(charge);
+      answer = store.charge(charge);
     } catch (RuntimeException e) {
       end(span, e);
       throw e;
     }
-    return usages.whenComplete((result, failure) -> end(span, failure));
+    return answer.whenDone((usages, failure) -> end(span, failure));
   }
 
   private static void end(Span span, Throwable failure) {

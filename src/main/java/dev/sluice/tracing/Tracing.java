@@ -13,7 +13,7 @@ public interface Tracing extends AutoCloseable {
   /** The RLS service, reading the trace context from each call's headers. */
   ServerServiceDefinition intercept(ServerServiceDefinition service);
 
-  /** The store, with a span around each {@code acquire} (the store round trip). */
+  /** The store, with a span around each {@code charge} (the store round trip). */
   CounterStore store(CounterStore store);
 
   /**

@@ -273,10 +273,10 @@ class AdminHttpIT {
   @Test
   void json_bodyOverOneMebibyte_is413AndTheServerKeepsAnswering() {
     AdminClient admin = start(false);
-    String huge = "{\"domain\":\"" + "x".repeat(JsonHandler.MAX_BODY_BYTES) + "\"}";
+    String huge = "{\"domain\":\"" + "x".repeat(AdminHttpServer.MAX_BODY_BYTES) + "\"}";
     assertThat(admin.post("/json", huge).statusCode()).isEqualTo(413);
     assertThat(admin.get("/healthcheck").statusCode()).isEqualTo(200);
-    String justUnder = "{\"domain\":\"" + "x".repeat(JsonHandler.MAX_BODY_BYTES - 100) + "\"}";
+    String justUnder = "{\"domain\":\"" + "x".repeat(AdminHttpServer.MAX_BODY_BYTES - 100) + "\"}";
     assertThat(admin.post("/json", justUnder).statusCode())
         .as("under the bound it is read and judged")
         .isEqualTo(400);

@@ -15,6 +15,7 @@ import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.InlineRules;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +50,8 @@ class CounterAdminTest {
           RateLimiter.StoreChoice.of(store),
           LimiterConfig.defaults(),
           new SluiceMetrics(new PrometheusRegistry()));
-  private final CounterAdmin admin = new CounterAdmin(() -> RULES, store);
+  private final CounterAdmin admin =
+      new CounterAdmin(() -> RULES, store, (domain, label) -> Optional.empty());
 
   @AfterEach
   void close() {

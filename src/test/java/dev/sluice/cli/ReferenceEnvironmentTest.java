@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.ReferenceMetricsConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreKind;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -236,6 +238,64 @@ class ReferenceEnvironmentTest {
   }
 
   @Test
+  void usePrometheus_servesTheReferenceNamesOnPrometheusAddr() {
+    ServeConfig config =
+        serve(
+            Map.of(
+                "USE_PROMETHEUS", "true",
+                "PROMETHEUS_ADDR", ":19001",
+                "PROMETHEUS_PATH", "/stats",
+                "PROMETHEUS_MAPPER_YAML", "/etc/statsd-exporter/conf.yaml",
+                "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS", "True"));
+
+    ReferenceMetricsConfig metrics = config.referenceMetrics();
+    assertThat(metrics.address()).contains(new InetSocketAddress(19001));
+    assertThat(metrics.path()).isEqualTo("/stats");
+    assertThat(metrics.mapper()).contains(Path.of("/etc/statsd-exporter/conf.yaml"));
+    assertThat(metrics.responseTimeInMillis()).isTrue();
+    assertThat(
+            warnings(
+                Map.of(
+                    "USE_PROMETHEUS", "true",
+                    "PROMETHEUS_ADDR", ":19001",
+                    "PROMETHEUS_MAPPER_YAML", "/etc/statsd-exporter/conf.yaml")))
+        .isEmpty();
+  }
+
+  @Test
+  void usePrometheus_defaultsAsTheReference() {
+    ReferenceMetricsConfig metrics = serve(Map.of("USE_PROMETHEUS", "1")).referenceMetrics();
+
+    assertThat(metrics.address()).contains(new InetSocketAddress(9090));
+    assertThat(metrics.path()).isEqualTo("/metrics");
+    assertThat(metrics.mapper()).isEmpty();
+    assertThat(metrics.responseTimeInMillis()).isFalse();
+    assertThat(serve(Map.of()).referenceMetrics()).isEqualTo(ReferenceMetricsConfig.OFF);
+  }
+
+  @Test
+  void prometheusVariablesWithoutUsePrometheus_areIgnoredWithAWarning() {
+    Map<String, String> env = Map.of("USE_PROMETHEUS", "false", "PROMETHEUS_ADDR", ":19001");
+
+    assertThat(serve(env).referenceMetrics().enabled()).isFalse();
+    assertThat(warnings(env))
+        .contains("PROMETHEUS_ADDR (ignored without USE_PROMETHEUS=true, as by the reference)");
+  }
+
+  @Test
+  void sluiceTwin_beatsPrometheusAddr() {
+    ReferenceMetricsConfig metrics =
+        serve(
+                Map.of(
+                    "USE_PROMETHEUS", "true",
+                    "PROMETHEUS_ADDR", ":19001",
+                    "SLUICE_REFERENCE_METRICS_ADDR", "127.0.0.1:19002"))
+            .referenceMetrics();
+
+    assertThat(metrics.address()).contains(new InetSocketAddress("127.0.0.1", 19002));
+  }
+
+  @Test
   void logLevelAndFormat_translateLogrusNames() {
     ReferenceEnvironment reference =
         ReferenceEnvironment.of(Map.of("LOG_LEVEL", "warning", "LOG_FORMAT", "JSON"));
@@ -252,5 +312,32 @@ class ReferenceEnvironmentTest {
     assertThat(ReferenceEnvironment.goDuration("1.5s")).isEqualTo(Duration.ofMillis(1500));
     assertThat(ReferenceEnvironment.goDuration("500us")).isEqualTo(Duration.ofNanos(500_000));
     assertThat(ReferenceEnvironment.goDuration("0")).isZero();
+  }
+
+  @Test
+  void debugPort_otherThanPort_opensTheDebugListenerThere() {
+    ServeConfig config = serve(Map.of("DEBUG_PORT", "6070", "PORT", "8080"));
+
+    assertThat(config.server().access().debugPort()).hasValue(6070);
+    assertThat(config.server().httpPort()).isEqualTo(8080);
+    assertThat(warnings(Map.of("DEBUG_PORT", "6070"))).isEmpty();
+  }
+
+  @Test
+  void debugPort_equalToPort_orUnset_opensNothing() {
+    assertThat(serve(Map.of("DEBUG_PORT", "9000", "PORT", "9000")).server().access().debugPort())
+        .isEmpty();
+    assertThat(serve(Map.of("DEBUG_PORT", "8080")).server().access().debugPort()).isEmpty();
+    assertThat(serve(Map.of()).server().access().debugPort()).as("not 6070 unasked").isEmpty();
+  }
+
+  @Test
+  void debugHost_ofItsOwnListener_isWarnedAbout_elseBindsTheHttpPort() {
+    Map<String, String> separate = Map.of("DEBUG_PORT", "6070", "DEBUG_HOST", "127.0.0.1");
+
+    assertThat(serve(separate).server().access().httpBind()).isEqualTo("0.0.0.0");
+    assertThat(warnings(separate)).contains("DEBUG_HOST=127.0.0.1 (the debug port listens");
+    assertThat(serve(Map.of("DEBUG_HOST", "127.0.0.1")).server().access().httpBind())
+        .isEqualTo("127.0.0.1");
   }
 }

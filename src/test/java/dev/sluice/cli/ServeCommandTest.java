@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.GrpcLimits;
 import dev.sluice.config.GrpcTransportConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ServeConfig;
@@ -127,6 +128,28 @@ class ServeCommandTest {
     assertThatThrownBy(() -> parse("--grpc-rls-handlers=virtual"))
         .isInstanceOf(CommandLine.ParameterException.class)
         .hasMessageContaining("unknown grpc rls handlers 'virtual'");
+  }
+
+  @Test
+  void grpcLimits_defaults_flagsBuildTheirSettings() {
+    assertThat(parse().server().grpcLimits()).isEqualTo(GrpcLimits.defaults());
+    assertThat(
+            parse(
+                    "--grpc-max-concurrent-calls-per-connection=10",
+                    "--grpc-max-connections=20",
+                    "--grpc-max-queued-bytes=262144",
+                    "--grpc-max-resets-per-second=0",
+                    "--grpc-max-metadata-bytes=4096")
+                .server()
+                .grpcLimits())
+        .isEqualTo(new GrpcLimits(10, 20, 262_144, 0, 4096));
+  }
+
+  @Test
+  void grpcLimits_outOfRange_isAUsageErrorNamingTheSetting() {
+    assertThatThrownBy(() -> parse("--grpc-max-queued-bytes=1000"))
+        .isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessageContaining("grpc max queued bytes must be >= 131072: 1000");
   }
 
   @Test

@@ -8,12 +8,14 @@ import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
 import dev.sluice.store.LocalView;
 import dev.sluice.store.Usage;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.LaterStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,41 +67,56 @@ class ConsistencyRouterTest {
   }
 
   @Test
-  void tryAcquireNow_exactHitsOnTheMemoryStore_answeredOnTheCallingThread() {
+  void charge_exactHitsOnTheMemoryStore_answeredNow() {
     Hit hit = new Hit("fw|60|now", EXACT, 5);
 
-    List<Usage> usages = router.tryAcquireNow(Charge.independent(List.of(hit)));
+    Charged answer = router.charge(Charge.independent(List.of(hit)));
 
-    assertThat(router.answersOnCallingThread()).isTrue();
-    assertThat(usages).extracting(Usage::countAfter).containsExactly(5L);
+    assertThat(answer).isInstanceOf(Charged.Now.class);
+    assertThat(answer.future().join()).extracting(Usage::countAfter).containsExactly(5L);
     assertThat(exact.inspect(hit).join().usage().countAfter()).isEqualTo(5);
   }
 
   @Test
-  void tryAcquireNow_aSyncedHit_leftToAcquireWithNothingCharged() {
-    Hit hit = new Hit("fw|60|later", EXACT.withConsistency(Consistency.SYNCED), 5);
+  void charge_aSyncedHit_answeredNowWithoutTheSharedStore() {
+    Hit hit = new Hit("fw|60|local", EXACT.withConsistency(Consistency.SYNCED), 5);
 
-    assertThat(router.tryAcquireNow(Charge.independent(List.of(hit)))).isNull();
-    assertThat(exact.inspect(new Hit("fw|60|later", EXACT, 0)).join().exists()).isFalse();
+    Charged answer = router.charge(Charge.independent(List.of(hit)));
+
+    assertThat(answer).isInstanceOf(Charged.Now.class);
+    assertThat(answer.future().join()).extracting(Usage::countAfter).containsExactly(5L);
+    assertThat(exact.inspect(new Hit("fw|60|local", EXACT, 0)).join().exists()).isFalse();
   }
 
   @Test
-  void tryChargeAloneNow_anExactHitOnTheMemoryStore_answeredOnTheCallingThread() {
-    Hit hit = new Hit("fw|60|alone", EXACT, 4);
+  void charge_mixedModesOnTheMemoryStore_answeredNowInOrder() {
+    List<Hit> hits =
+        List.of(
+            new Hit("fw|60|mixed", EXACT.withConsistency(Consistency.SPLIT), 1),
+            new Hit("fw|60|mixed", EXACT, 2),
+            new Hit("fw|60|mixed", EXACT.withConsistency(Consistency.SYNCED), 3));
 
-    Usage usage = router.tryChargeAloneNow(hit);
+    Charged answer = router.charge(Charge.independent(hits));
 
-    assertThat(usage).isNotNull();
-    assertThat(usage.countAfter()).isEqualTo(4);
-    assertThat(exact.inspect(hit).join().usage().countAfter()).isEqualTo(4);
+    assertThat(answer).isInstanceOf(Charged.Now.class);
+    assertThat(answer.future().join()).extracting(Usage::countAfter).containsExactly(1L, 2L, 3L);
   }
 
   @Test
-  void tryChargeAloneNow_aSyncedHit_leftToAcquireWithNothingCharged() {
-    Hit hit = new Hit("fw|60|alone-later", EXACT.withConsistency(Consistency.SYNCED), 4);
+  void charge_exactStoreAnswersLater_mixedAnswerFollowsItInOrder() {
+    LaterStore later = new LaterStore(exact);
+    ConsistencyRouter overLater = new ConsistencyRouter(later, synced, split);
+    List<Hit> hits =
+        List.of(
+            new Hit("fw|60|late", EXACT, 2),
+            new Hit("fw|60|late", EXACT.withConsistency(Consistency.SPLIT), 1));
 
-    assertThat(router.tryChargeAloneNow(hit)).isNull();
-    assertThat(exact.inspect(new Hit("fw|60|alone-later", EXACT, 0)).join().exists()).isFalse();
+    Charged answer = overLater.charge(Charge.independent(hits));
+
+    assertThat(answer).isInstanceOf(Charged.Later.class);
+    assertThat(answer.future()).isNotDone();
+    later.answerAll();
+    assertThat(answer.future().join()).extracting(Usage::countAfter).containsExactly(2L, 1L);
   }
 
   @Test

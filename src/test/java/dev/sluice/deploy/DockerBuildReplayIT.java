@@ -52,18 +52,21 @@ class DockerBuildReplayIT {
 
     assertThat(ran).as("build commands replayed").isNotEmpty();
     assertThat(workdir.resolve("target/sluice.jar")).isRegularFile();
+    assertThat(workdir.resolve("target/native"))
+        .isDirectoryContaining("glob:**/libio_grpc_netty_shaded_netty_transport_native_epoll_*.so");
   }
 
   /** Runs one shell-form {@code RUN} with Maven offline; its output goes to a log on failure. */
   private void run(String command, Path workdir) throws IOException, InterruptedException {
     String offline = command.replaceAll("(^|\\s)mvn\\s", "$1mvn -o ");
     Path log = root.resolve("build.log");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder("bash", "-c", offline)
             .directory(workdir.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
+            .redirectOutput(log.toFile());
+    ImageLayer.withJdkTools(builder);
+    Process process = builder.start();
     if (!process.waitFor(15, TimeUnit.MINUTES)) {
       process.destroyForcibly();
       throw new AssertionError("timed out: " + offline);

@@ -53,6 +53,18 @@ record Dockerfile(List<Dockerfile.Stage> stages) {
       return found.get(0);
     }
 
+    /** The one {@code COPY} whose destination is {@code destination}. */
+    Instruction copyTo(String destination) {
+      List<Instruction> found =
+          all("COPY").stream()
+              .filter(copy -> copy.words().get(copy.words().size() - 1).equals(destination))
+              .toList();
+      if (found.size() != 1) {
+        throw new AssertionError("expected one COPY to " + destination + ": " + found);
+      }
+      return found.get(0);
+    }
+
     /** The working directory after the stage's last {@code WORKDIR}. */
     String workdir() {
       List<Instruction> workdirs = all("WORKDIR");

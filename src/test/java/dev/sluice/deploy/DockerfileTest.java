@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.deploy.Dockerfile.Instruction;
 import dev.sluice.deploy.Dockerfile.Stage;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +24,10 @@ class DockerfileTest {
 
   /** {@code mvn}, its flags, then {@code package}: the package command wherever it is written. */
   private static final Pattern PACKAGE = Pattern.compile("mvn(?:\\s+-\\S+)*\\s+package\\b");
+
+  static final String JVM_OPTIONS = "/app/jvm.options";
+  static final String NATIVE_DIR = "/app/native";
+  static final String RATELIMIT = "/bin/ratelimit";
 
   private final Dockerfile docker = Dockerfile.load();
   private final Stage build = docker.stage("build");
@@ -58,30 +63,60 @@ class DockerfileTest {
   }
 
   @Test
-  void finalStage_copiesTheBuiltJar_andRunsIt() throws Exception {
+  void finalStage_copiesTheBuiltJar_andRunsItWithTheImagesJvmSettings() throws Exception {
     String jar = "target/" + pomFinalName() + ".jar";
     Instruction copyJar = run.all("COPY").get(0);
 
     assertThat(copyJar.words())
         .containsExactly("--from=build", build.workdir() + "/" + jar, "/app/sluice.jar");
-    List<String> entrypoint = run.only("ENTRYPOINT").execForm();
-    assertThat(entrypoint.get(0)).isEqualTo("java");
-    assertThat(entrypoint).contains("-XX:MaxRAMPercentage=75");
-    assertThat(entrypoint.subList(entrypoint.size() - 2, entrypoint.size()))
-        .containsExactly("-jar", "/app/sluice.jar");
+    assertThat(run.only("ENTRYPOINT").execForm())
+        .containsExactly("java", "@" + JVM_OPTIONS, "-jar", "/app/sluice.jar");
     assertThat(run.only("CMD").execForm()).containsExactly("serve");
+    assertThat(jvmOptions(run))
+        .contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseG1GC");
+  }
+
+  /**
+   * Nothing is written at run time: performance counters stay in memory, and Netty finds its native
+   * libraries where the build stage put them instead of extracting them to /tmp.
+   */
+  @Test
+  void jvmSettings_loadNativeLibrariesFromTheImage_andKeepPerfDataInMemory() {
+    assertThat(jvmOptions(run))
+        .contains("-XX:+PerfDisableSharedMem", "-Djava.library.path=" + NATIVE_DIR);
+    assertThat(run.copyTo(NATIVE_DIR).words())
+        .containsExactly("--from=build", build.workdir() + "/target/native", NATIVE_DIR);
+    assertThat(build.all("RUN").stream().map(Instruction::arguments))
+        .contains("sh deploy/image/native-libs.sh target/sluice.jar target/native");
   }
 
   @Test
-  void finalStage_holdsOnlyTheJarAndTheDefaultRules_whereTheCodeLooks() {
+  void finalStage_holdsTheJarItsNativeLibrariesTheDefaultRulesAndTheLaunchers() {
     String rules = run.workdir() + "/" + SluiceCommandLine.serveDefault("--config");
 
     assertThat(run.all("ADD")).isEmpty();
     assertThat(run.all("COPY").stream().map(copy -> copy.words().get(copy.words().size() - 1)))
-        .containsExactly("/app/sluice.jar", rules);
-    assertThat(run.all("COPY").get(1).words()).containsExactly("config/rules", rules);
+        .containsExactly("/app/sluice.jar", NATIVE_DIR, rules, JVM_OPTIONS, RATELIMIT);
+    assertThat(run.copyTo(rules).words()).containsExactly("config/rules", rules);
     assertThat(rules).isEqualTo("/app/config/rules");
     assertThat(Path.of("config/rules")).isDirectory();
+  }
+
+  /**
+   * Envoy Gateway's command, {@code /bin/ratelimit}, runs what {@code ENTRYPOINT} + {@code CMD}
+   * run, then the arguments it is given ({@code RatelimitLauncherIT} runs it).
+   */
+  @Test
+  void ratelimitLauncher_execsTheEntrypointWithServe() throws IOException {
+    Path launcher = launcherSource(run);
+    List<String> execLines =
+        Files.readAllLines(launcher).stream().filter(line -> line.startsWith("exec ")).toList();
+    List<String> startsWith = new ArrayList<>(run.only("ENTRYPOINT").execForm());
+    startsWith.addAll(run.only("CMD").execForm());
+
+    assertThat(Files.readString(launcher)).startsWith("#!/bin/sh\n");
+    assertThat(Files.isExecutable(launcher)).as("mode 755 in git").isTrue();
+    assertThat(execLines).containsExactly("exec " + String.join(" ", startsWith) + " \"$@\"");
   }
 
   @Test
@@ -116,6 +151,28 @@ class DockerfileTest {
   @Test
   void dockerignore_keepsBuildOutputAndGitOut() throws IOException {
     assertThat(dockerignore()).contains("target/", ".git");
+  }
+
+  /** The file the stage copies to {@code /bin/ratelimit}, in the repository. */
+  static Path launcherSource(Stage stage) {
+    return Path.of(stage.copyTo(RATELIMIT).words().get(0));
+  }
+
+  /**
+   * The options in the argument file the stage copies to {@link #JVM_OPTIONS}, as java reads it:
+   * whitespace-separated, {@code #} to the end of the line a comment.
+   */
+  static List<String> jvmOptions(Stage stage) {
+    Path file = Path.of(stage.copyTo(JVM_OPTIONS).words().get(0));
+    try {
+      return Files.readAllLines(file).stream()
+          .map(line -> line.replaceFirst("#.*", "").strip())
+          .filter(line -> !line.isEmpty())
+          .flatMap(line -> List.of(line.split("\\s+")).stream())
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static List<String> packageCommands(String text) {

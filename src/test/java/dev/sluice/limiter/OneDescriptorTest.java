@@ -2,7 +2,10 @@ package dev.sluice.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.assembly.LimiterStack;
+import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.StoreConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
@@ -10,6 +13,7 @@ import dev.sluice.rules.Unit;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.InlineRules;
+import dev.sluice.tracing.Tracing;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,10 +28,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A request of one descriptor is planned and decided by its own short paths (no match array, one
- * status without an array): each of its answers must be the one the general path gives the same
- * descriptor beside an unlimited one (which changes no vote, not even in global quota mode),
- * through a run that goes over the limit, with and without the local over-limit cache.
+ * The usual request, one descriptor, takes the one path every request takes, on its one-element
+ * shapes (no match array, its plan's group as the whole charge, one status without an array). For
+ * every kind of descriptor, through a run that goes over the limit, with and without the local
+ * over-limit cache: the decision is made on the calling thread, on the bare memory store and
+ * through the stack {@code serve} builds (consistency router, breaker), and it is the one the same
+ * descriptor gets beside an unlimited one (which changes no vote, not even in global quota mode).
  */
 class OneDescriptorTest {
   private static final RuleSet RULES =
@@ -101,7 +107,7 @@ class OneDescriptorTest {
 
   @ParameterizedTest
   @MethodSource("cases")
-  void decide_oneDescriptor_answersAsTheGeneralPathDoes(
+  void answer_oneDescriptor_madeNowAndAsBesideAnUnlimitedOne(
       LimiterConfig config, DescriptorRequest descriptor, boolean overLimitCache)
       throws IOException {
     FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
@@ -109,15 +115,21 @@ class OneDescriptorTest {
     SluiceMetrics paddedMetrics = new SluiceMetrics(new PrometheusRegistry());
     RateLimiter alone = limiter(config, clock, overLimitCache, aloneMetrics);
     RateLimiter padded = limiter(config, clock, overLimitCache, paddedMetrics);
+    try (LimiterStack stack = servedStack(config, clock, overLimitCache)) {
+      RateLimiter served = stack.limiter(DecisionListener.NONE);
+      for (int i = 0; i < 5; i++) {
+        Answer one = alone.answer(RateLimitCall.of("api", descriptor));
+        Answer viaStack = served.answer(RateLimitCall.of("api", descriptor));
+        Decision two = padded.decide(RateLimitCall.of("api", descriptor, PADDING)).join();
 
-    for (int i = 0; i < 5; i++) {
-      Decision one = alone.decide(RateLimitCall.of("api", descriptor)).join();
-      Decision two = padded.decide(RateLimitCall.of("api", descriptor, PADDING)).join();
-
-      assertThat(one.statuses()).containsExactly(two.statuses().get(0));
-      assertThat(two.statuses().get(1)).isEqualTo(DescriptorDecision.UNLIMITED);
-      assertThat(one.overall()).isEqualTo(two.overall());
-      clock.advance(Duration.ofMillis(300));
+        assertThat(one).as("made on the calling thread").isInstanceOf(Decision.class);
+        assertThat(viaStack).as("made on the calling thread, served").isEqualTo(one);
+        Decision decision = (Decision) one;
+        assertThat(decision.statuses()).containsExactly(two.statuses().get(0));
+        assertThat(two.statuses().get(1)).isEqualTo(DescriptorDecision.UNLIMITED);
+        assertThat(decision.overall()).isEqualTo(two.overall());
+        clock.advance(Duration.ofMillis(300));
+      }
     }
     assertThat(text(aloneMetrics)).isEqualTo(text(paddedMetrics));
   }
@@ -143,6 +155,25 @@ class OneDescriptorTest {
             Runnable::run),
         config,
         metrics);
+  }
+
+  /** The memory stack {@code serve} builds, with {@code config} and the same cache. */
+  private static LimiterStack servedStack(LimiterConfig config, FakeClock clock, boolean cache) {
+    LimiterConfig withCache =
+        new LimiterConfig(
+            config.overrideAlgorithm(),
+            config.failureMode(),
+            config.instances(),
+            config.globalShadowMode(),
+            cache ? 100 : 0,
+            config.globalQuotaMode(),
+            config.nearLimitRatio(),
+            config.chargeDenied());
+    return LimiterStack.open(
+        new LimiterStack.Settings(StoreConfig.memory(), withCache, ConsistencyConfig.defaults()),
+        () -> RULES,
+        new LimiterStack.Context(
+            clock, clock, new SluiceMetrics(new PrometheusRegistry()), Tracing.off()));
   }
 
   private static DescriptorRequest descriptor(String key, String value) {

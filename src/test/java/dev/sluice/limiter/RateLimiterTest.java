@@ -12,6 +12,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
@@ -21,6 +22,7 @@ import dev.sluice.store.Usage;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.InlineRules;
+import dev.sluice.testing.LaterStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -605,17 +607,17 @@ class RateLimiterTest {
 
   @Test
   void answer_storeAnswersLater_isLaterAndCompletesWithTheDecision() {
-    CompletableFuture<List<Usage>> pending = new CompletableFuture<>();
-    RateLimiter waiting = limiterOf(() -> RULES, new LaterStore(pending), Algorithm.FIXED_WINDOW);
+    LaterStore later = new LaterStore(memory);
+    RateLimiter waiting = limiterOf(() -> RULES, later, Algorithm.FIXED_WINDOW);
 
     Answer answer = waiting.answer(call("api", descriptor("user=alice")));
 
     assertThat(answer).isInstanceOf(Answer.Later.class);
     assertThat(answer.future()).isNotDone();
-    pending.complete(List.of(new Usage(false, 2, 1_000_000, 3)));
+    later.answerAll();
     assertThat(answer.future().join().statuses())
         .extracting(DescriptorDecision::remaining)
-        .containsExactly(2L);
+        .containsExactly(4L);
   }
 
   // --- helpers -------------------------------------------------------------------------------
@@ -670,19 +672,9 @@ class RateLimiterTest {
     }
 
     @Override
-    public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    public Charged charge(Charge charge) {
       calls.add(charge.hits());
-      return delegate.acquire(charge);
-    }
-
-    /** The memory store's own path, as the limiter takes it: one call, counted the same. */
-    @Override
-    public List<Usage> tryAcquireNow(Charge charge) {
-      List<Usage> usages = delegate.tryAcquireNow(charge);
-      if (usages != null) {
-        calls.add(charge.hits());
-      }
-      return usages;
+      return delegate.charge(charge);
     }
 
     @Override
@@ -711,46 +703,11 @@ class RateLimiterTest {
     }
   }
 
-  /** A store across a network: never answers on the calling thread, acquire answers later. */
-  private record LaterStore(CompletableFuture<List<Usage>> answer) implements CounterStore {
-    @Override
-    public CompletableFuture<List<Usage>> acquire(Charge charge) {
-      return answer;
-    }
-
-    @Override
-    public CompletableFuture<CounterState> inspect(Hit hit) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public CompletableFuture<CounterState> reset(Hit hit) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void ping() {}
-
-    @Override
-    public String kind() {
-      return "later";
-    }
-
-    @Override
-    public void close() {}
-  }
-
   /** A store whose backend is down: every call fails the way the Redis store's does. */
   private record FailingStore(StoreException failure) implements CounterStore {
     @Override
-    public CompletableFuture<List<Usage>> acquire(Charge charge) {
-      return CompletableFuture.failedFuture(failure);
-    }
-
-    /** Thrown on the calling thread, as a store answering there fails. */
-    @Override
-    public List<Usage> tryAcquireNow(Charge charge) {
-      throw failure;
+    public Charged charge(Charge charge) {
+      return Charged.failed(failure);
     }
 
     @Override

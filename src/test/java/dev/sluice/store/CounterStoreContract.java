@@ -250,43 +250,46 @@ public abstract class CounterStoreContract {
     assertExactlyLimitAllowed(sliding(100, Unit.DAY), key("race-sw"));
   }
 
-  // --- one hit alone on the calling thread (CounterStore#tryChargeAloneNow) -------------------
+  // --- the usual request's charge, answered now or later (CounterStore#charge) ----------------
 
-  /** As the limiter charges the usual request: the synchronous answer, else acquire. */
-  private static Usage chargeAlone(CounterStore on, Hit hit) {
-    Usage now = on.tryChargeAloneNow(hit);
-    return now != null ? now : on.acquire(List.of(hit)).join().get(0);
+  /** Whether this store charges on the calling thread ({@link Charged.Now}) or answers later. */
+  protected abstract boolean answersNow();
+
+  /** The charge of the usual request, one descriptor with one limit, as the limiter builds it. */
+  private static Charge usual(Hit hit) {
+    return Charge.Group.each(hit);
+  }
+
+  /** As the limiter takes a store's answer: its usages at once when now, else its future's. */
+  private static Usage answered(Charged answer) {
+    return (answer instanceof Charged.Now now ? now.usages() : answer.future().join()).get(0);
   }
 
   @Test
-  void chargeAloneNow_mixedWithAcquire_countsOneSequence() {
+  void charge_usualRequest_answersInTheStoresShapeAndCountsEveryAlgorithm() {
     for (Limit limit : List.of(fixed(5, Unit.HOUR), bucket(5, Unit.DAY, 5), sliding(5, Unit.DAY))) {
-      Hit hit = new Hit(key("alone-" + limit.algorithm().configName()), limit, 1);
+      Hit hit = new Hit(key("usual-" + limit.algorithm().configName()), limit, 1);
       for (int i = 1; i <= 6; i++) {
-        Usage usage = i % 2 == 0 ? acquireOne(store(), hit) : chargeAlone(store(), hit);
+        Charged answer = store().charge(usual(hit));
+        assertThat(answer instanceof Charged.Now).as("answered now").isEqualTo(answersNow());
+        Usage usage = answered(answer);
         assertThat(usage.overLimit()).as("%s hit %d over", limit, i).isEqualTo(i > 5);
         assertThat(usage.remaining())
             .as("%s hit %d remaining", limit, i)
             .isEqualTo(Math.max(0, 5 - i));
       }
+      assertThat(held(hit)).as("%s holds the allowed hits", limit).isEqualTo(5);
     }
   }
 
   @Test
-  void chargeAloneNow_nullAnswer_chargesNothing() {
-    Hit hit = new Hit(key("alone-null"), fixed(5, Unit.HOUR), 2);
-    Usage now = store().tryChargeAloneNow(hit);
-    assertThat(held(hit)).isEqualTo(now == null ? 0 : 2);
-  }
-
-  @Test
-  void chargeAloneNow_concurrentFromTwoInstances_allowExactlyTheLimit() throws Exception {
+  void charge_usualRequestConcurrentFromTwoInstances_allowExactlyTheLimit() throws Exception {
     CounterStore[] instances = {store(), secondInstance()};
     for (Limit limit : List.of(fixed(100, Unit.HOUR), bucket(100, Unit.DAY, 100))) {
-      Hit hit = new Hit(key("race-alone-" + limit.algorithm().configName()), limit, 1);
+      Hit hit = new Hit(key("race-usual-" + limit.algorithm().configName()), limit, 1);
       int allowed =
           Hammer.countAllowed(
-              THREADS, 20, t -> () -> !chargeAlone(instances[t % 2], hit).overLimit());
+              THREADS, 20, t -> () -> !answered(instances[t % 2].charge(usual(hit))).overLimit());
       assertThat(allowed).as("%s", limit).isEqualTo(100);
       assertThat(held(hit)).as("%s holds the allowed hits", limit).isEqualTo(100);
     }
@@ -349,15 +352,15 @@ public abstract class CounterStoreContract {
     for (Limit limit : limits) {
       hits1.add(new Hit(CounterKey.ofSeveral(tag, limit), limit, hits));
     }
-    return new Charge.Group(tag, hits1, policy, Charge.Vote.REGULAR, false);
+    return Charge.Group.of(tag, hits1, policy, Charge.Vote.REGULAR);
   }
 
   protected static Charge.Group single(Hit hit, Charge.Policy policy, Charge.Vote vote) {
-    return new Charge.Group(hit.key(), List.of(hit), policy, vote, false);
+    return Charge.Group.of(hit.key(), List.of(hit), policy, vote);
   }
 
   private List<Usage> charge(CounterStore on, Charge.Group... groups) {
-    return on.acquire(new Charge(List.of(groups))).join();
+    return on.charge(Charge.of(List.of(groups))).future().join();
   }
 
   private static boolean allowed(List<Usage> usages) {

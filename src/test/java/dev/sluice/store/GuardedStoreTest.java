@@ -9,6 +9,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.memory.InMemoryCounterStore;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.LaterStore;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,8 +19,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** The breaker's timing on the fake clock: its probe runs on the scheduler it is given. */
 class GuardedStoreTest {
@@ -214,19 +213,17 @@ class GuardedStoreTest {
   }
 
   /**
-   * The synchronous path is accounted exactly as {@link GuardedStore#acquire}: the same calls, one
-   * store through each path as the limiter uses it (null: acquire), end in the same breaker state
-   * with the same store-call, error, shed and transition series (latencies aside). {@code alone}:
-   * through {@link GuardedStore#tryChargeAloneNow}, as the limiter charges the usual request.
+   * An answer made on the calling thread ({@link Charged.Now}, the memory store) is accounted
+   * exactly as one that comes later (a network store): the same calls through each end in the same
+   * breaker state with the same store-call, error, shed and transition series (latencies aside).
    */
-  @ParameterizedTest
-  @ValueSource(booleans = {false, true})
-  void tryAcquireNow_sameCallsAsAcquire_sameBreakerStateAndMetrics(boolean alone)
-      throws IOException {
-    SluiceMetrics viaAcquire = new SluiceMetrics(new PrometheusRegistry());
+  @Test
+  void charge_answeredNowOrLater_sameBreakerStateAndMetrics() throws IOException {
+    SluiceMetrics viaLater = new SluiceMetrics(new PrometheusRegistry());
     SluiceMetrics viaNow = new SluiceMetrics(new PrometheusRegistry());
-    try (GuardedStore async =
-            new GuardedStore(backend, BreakerConfig.defaults(), viaAcquire, clock);
+    LaterStore laterBackend = new LaterStore(backend);
+    try (GuardedStore later =
+            new GuardedStore(laterBackend, BreakerConfig.defaults(), viaLater, clock);
         GuardedStore now = new GuardedStore(backend, BreakerConfig.defaults(), viaNow, clock)) {
       StoreException[] phases = {
         null, new StoreShedException("shed: store queue full: 1 hits"), timeout(), null
@@ -234,36 +231,29 @@ class GuardedStoreTest {
       for (StoreException failure : phases) {
         backend.failure = failure;
         for (int i = 0; i < 25; i++) {
-          boolean asyncFailed = async.acquire(HITS).isCompletedExceptionally();
-          assertThat(alone ? chargeAloneNowFails(now) : acquireNowFails(now))
-              .isEqualTo(asyncFailed);
-          assertThat(now.state()).isEqualTo(async.state());
+          Charged laterAnswer = later.charge(Charge.independent(HITS));
+          laterBackend.answerAll();
+          Charged nowAnswer = now.charge(Charge.independent(HITS));
+          assertThat(nowAnswer.future().isCompletedExceptionally())
+              .isEqualTo(laterAnswer.future().isCompletedExceptionally());
+          assertThat(now.state()).isEqualTo(later.state());
         }
       }
       backend.failure = null;
       assertThat(now.state()).isEqualTo("open");
-      assertThat(withoutLatencies(scrape(viaNow))).isEqualTo(withoutLatencies(scrape(viaAcquire)));
+      assertThat(withoutLatencies(scrape(viaNow))).isEqualTo(withoutLatencies(scrape(viaLater)));
     }
   }
 
-  /** As the limiter calls it: the synchronous answer, else acquire. */
-  private static boolean acquireNowFails(GuardedStore guarded) {
-    Charge charge = Charge.independent(HITS);
-    try {
-      return guarded.tryAcquireNow(charge) == null
-          && guarded.acquire(charge).isCompletedExceptionally();
-    } catch (StoreException e) {
-      return true;
-    }
-  }
+  @Test
+  void charge_memoryBackend_answeredNowAndRecorded() throws IOException {
+    SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
+    try (GuardedStore guarded =
+        new GuardedStore(backend, BreakerConfig.defaults(), metrics, clock)) {
+      Charged answer = guarded.charge(Charge.independent(HITS));
 
-  /** As the limiter charges one hit alone: the synchronous answer, else acquire. */
-  private static boolean chargeAloneNowFails(GuardedStore guarded) {
-    try {
-      return guarded.tryChargeAloneNow(HITS.get(0)) == null
-          && guarded.acquire(HITS).isCompletedExceptionally();
-    } catch (StoreException e) {
-      return true;
+      assertThat(answer).isInstanceOf(Charged.Now.class);
+      assertThat(scrape(metrics)).contains("sluice_store_duration_seconds_count{store=\"fake\"} 1");
     }
   }
 
@@ -293,22 +283,11 @@ class GuardedStoreTest {
     }
 
     @Override
-    public CompletableFuture<List<Usage>> acquire(Charge charge) {
+    public Charged charge(Charge charge) {
       if (failure != null) {
-        return CompletableFuture.failedFuture(failure);
+        return Charged.failed(failure);
       }
-      return up ? store.acquire(charge) : CompletableFuture.failedFuture(down());
-    }
-
-    @Override
-    public List<Usage> tryAcquireNow(Charge charge) {
-      if (failure != null) {
-        throw failure;
-      }
-      if (!up) {
-        throw down();
-      }
-      return store.tryAcquireNow(charge);
+      return up ? store.charge(charge) : Charged.failed(down());
     }
 
     @Override

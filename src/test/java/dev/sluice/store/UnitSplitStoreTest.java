@@ -67,8 +67,8 @@ class UnitSplitStoreTest {
   /** A per-second Redis that is down. */
   private static final class Failing implements CounterStore {
     @Override
-    public CompletableFuture<List<Usage>> acquire(Charge charge) {
-      return CompletableFuture.failedFuture(new StoreException("per-second redis down"));
+    public Charged charge(Charge charge) {
+      return Charged.failed(new StoreException("per-second redis down"));
     }
 
     @Override

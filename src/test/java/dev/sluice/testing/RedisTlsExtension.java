@@ -105,6 +105,11 @@ public final class RedisTlsExtension implements BeforeAllCallback, AfterAllCallb
     return TestCertificates.keyOf(clientCert);
   }
 
+  /** {@link #clientKey} rewritten as PKCS#1 ({@code BEGIN RSA PRIVATE KEY}) by openssl. */
+  public Path clientPkcs1Key() {
+    return certificates.pkcs1KeyOf(clientCert);
+  }
+
   /** Where a test can put more certificates (e.g. from another CA). */
   public Path dir() {
     return dir;

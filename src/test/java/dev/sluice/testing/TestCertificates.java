@@ -84,6 +84,36 @@ public final class TestCertificates {
     return cert;
   }
 
+  /**
+   * The key of {@code cert} rewritten as PKCS#1 ({@code BEGIN RSA PRIVATE KEY}), the form Go's
+   * {@code x509.MarshalPKCS1PrivateKey} and so Envoy Gateway's certificates use: {@code
+   * NAME.pkcs1.key}.
+   */
+  public Path pkcs1KeyOf(Path cert) {
+    Path pkcs1 = keyOf(cert).resolveSibling(name(cert) + ".pkcs1.key");
+    run("rsa", "-in", keyOf(cert).toString(), "-traditional", "-out", pkcs1.toString());
+    return pkcs1;
+  }
+
+  /** A new EC P-256 key in OpenSSL's traditional form ({@code BEGIN EC PRIVATE KEY}). */
+  public Path ecKey(String name) {
+    Path key = dir.resolve(name + ".ec.key");
+    run("ecparam", "-genkey", "-name", "prime256v1", "-noout", "-out", key.toString());
+    return key;
+  }
+
+  /** {@code key} (any form) as PKCS#8 ({@code BEGIN PRIVATE KEY}): {@code NAME.pk8}. */
+  public Path pkcs8Of(Path key) {
+    Path pkcs8 = key.resolveSibling(key.getFileName() + ".pk8");
+    run("pkcs8", "-topk8", "-nocrypt", "-in", key.toString(), "-out", pkcs8.toString());
+    return pkcs8;
+  }
+
+  private static String name(Path cert) {
+    String file = cert.getFileName().toString();
+    return file.substring(0, file.length() - ".crt".length());
+  }
+
   public static Path keyOf(Path cert) {
     String name = cert.getFileName().toString();
     return cert.resolveSibling(name.substring(0, name.length() - ".crt".length()) + ".key");

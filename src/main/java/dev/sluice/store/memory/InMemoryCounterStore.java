@@ -1,6 +1,7 @@
 package dev.sluice.store.memory;
 
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
@@ -36,9 +37,9 @@ import java.util.function.LongConsumer;
  * write, which measured about a third cheaper than Caffeine's (its expiry bookkeeping runs per
  * write).
  *
- * <p>{@link #tryAcquireNow} always answers, and {@link #acquire} completes its future before
- * returning, on the caller's thread, and so do {@link #addDated} and {@link #heartbeat} (instances
- * sharing this store in one process are the instances it counts).
+ * <p>{@link #charge} always answers {@link Charged.Now}, on the caller's thread, and {@link
+ * #addDated} and {@link #heartbeat} complete their futures before returning (instances sharing this
+ * store in one process are the instances it counts).
  */
 public final class InMemoryCounterStore implements CounterStore, CounterSync {
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
@@ -89,26 +90,15 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     return this;
   }
 
+  /** Always {@link Charged.Now}: the charge runs on the calling thread, under its stripe locks. */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
-    return CompletableFuture.completedFuture(tryAcquireNow(charge));
-  }
-
-  /** Always answers: the charge runs on the calling thread. */
-  @Override
-  public boolean answersOnCallingThread() {
-    return true;
-  }
-
-  @Override
-  public List<Usage> tryAcquireNow(Charge charge) {
+  public Charged charge(Charge charge) {
     // Read once into a long: an Instant passed down the charge escaped and cost 24 bytes a request.
     long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
-    List<Usage> usages;
-    List<Charge.Group> groups = charge.groups();
-    if (groups.size() == 1 && groups.get(0).hits().size() == 1) {
+    Charged.Now usages;
+    if (charge.size() == 1 && charge.group(0).hitCount() == 1) {
       // The usual request, one hit: its one stripe, without the sorted stripe array.
-      int stripe = stripeOf(groups.get(0).hits().get(0).key());
+      int stripe = stripeOf(charge.group(0).hit(0).key());
       counters.lock(stripe);
       try {
         usages = LockedCharge.apply(charge, liveCounters, nowMicros);
@@ -116,7 +106,7 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
         counters.unlock(stripe);
       }
     } else {
-      int[] held = stripesOf(groups);
+      int[] held = stripesOf(charge);
       lock(held);
       try {
         usages = LockedCharge.apply(charge, liveCounters, nowMicros);
@@ -126,22 +116,6 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
     }
     capacity.enforce(counters, CountingAlgorithm.epochMillis(nowMicros));
     return usages;
-  }
-
-  /** {@link #tryAcquireNow} of one independent hit: its stripe, its algorithm, nothing around. */
-  @Override
-  public Usage tryChargeAloneNow(Hit hit) {
-    long nowMicros = CountingAlgorithm.epochMicros(clock.instant());
-    Usage usage;
-    int stripe = stripeOf(hit.key());
-    counters.lock(stripe);
-    try {
-      usage = LockedCharge.applyOne(hit, liveCounters, nowMicros);
-    } finally {
-      counters.unlock(stripe);
-    }
-    capacity.enforce(counters, CountingAlgorithm.epochMillis(nowMicros));
-    return usage;
   }
 
   /**
@@ -165,17 +139,13 @@ public final class InMemoryCounterStore implements CounterStore, CounterSync {
    * The distinct stripes of every hit's key, ascending: the one lock order, so no deadlock. Read
    * from the groups, not {@link Charge#hits()}, which would collect a list per request.
    */
-  private static int[] stripesOf(List<Charge.Group> groups) {
-    int size = 0;
-    for (int g = 0; g < groups.size(); g++) {
-      size += groups.get(g).hits().size();
-    }
-    int[] stripes = new int[size];
+  private static int[] stripesOf(Charge charge) {
+    int[] stripes = new int[charge.hitCount()];
     int distinct = 0;
-    for (int g = 0; g < groups.size(); g++) {
-      List<Hit> hits = groups.get(g).hits();
-      for (int i = 0; i < hits.size(); i++) {
-        distinct = insertSorted(stripes, distinct, stripeOf(hits.get(i).key()));
+    for (int g = 0; g < charge.size(); g++) {
+      Charge.Group group = charge.group(g);
+      for (int i = 0; i < group.hitCount(); i++) {
+        distinct = insertSorted(stripes, distinct, stripeOf(group.hit(i).key()));
       }
     }
     return distinct == stripes.length ? stripes : Arrays.copyOf(stripes, distinct);

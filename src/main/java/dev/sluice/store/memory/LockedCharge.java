@@ -1,6 +1,7 @@
 package dev.sluice.store.memory;
 
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.CountingAlgorithm;
@@ -28,25 +29,24 @@ final class LockedCharge {
     void put(String key, MemoryCounter value);
   }
 
-  static List<Usage> apply(Charge charge, Counters counters, long nowMicros) {
-    if (independentHits(charge.groups())) {
-      return applyEach(charge.groups(), counters, nowMicros);
+  static Charged.Now apply(Charge charge, Counters counters, long nowMicros) {
+    if (independentHits(charge)) {
+      return applyEach(charge, counters, nowMicros);
     }
-    List<Charge.Group> groups = charge.groups();
-    boolean[][] fits = new boolean[groups.size()][];
-    boolean[][] chargesRefused = new boolean[groups.size()][];
-    Usage[][] first = new Usage[groups.size()][];
+    boolean[][] fits = new boolean[charge.size()][];
+    boolean[][] chargesRefused = new boolean[charge.size()][];
+    Usage[][] first = new Usage[charge.size()][];
     Map<String, MemoryCounter> tentative = new HashMap<>();
-    for (int g = 0; g < groups.size(); g++) {
-      Charge.Group group = groups.get(g);
-      int size = group.hits().size();
+    for (int g = 0; g < charge.size(); g++) {
+      Charge.Group group = charge.group(g);
+      int size = group.hitCount();
       fits[g] = new boolean[size];
       chargesRefused[g] = new boolean[size];
       first[g] = new Usage[size];
       MemoryCounter.Step[] steps = new MemoryCounter.Step[size];
       boolean groupFits = !group.answered();
       for (int i = 0; i < size; i++) {
-        Hit hit = group.hits().get(i);
+        Hit hit = group.hit(i);
         CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
         steps[i] =
             algorithm.takeInMemory(read(tentative, counters, hit, nowMicros), hit, nowMicros);
@@ -58,17 +58,18 @@ final class LockedCharge {
       for (int i = 0; i < size; i++) {
         boolean each = group.policy() == Charge.Policy.EACH;
         if (groupFits || (each && chargesRefused[g][i])) {
-          tentative.put(group.hits().get(i).key(), steps[i].next());
+          tentative.put(group.hit(i).key(), steps[i].next());
         }
       }
     }
-    boolean[][] charged = Charge.decide(groups, fits, chargesRefused);
+    boolean[][] charged = Charge.decide(charge, fits, chargesRefused);
     // In request order, as the script does: a hit that is not charged reports what the hits
     // before it left, not what the whole request leaves (a counter named twice in one request).
     List<Usage> answers = new ArrayList<>();
-    for (int g = 0; g < groups.size(); g++) {
-      for (int i = 0; i < groups.get(g).hits().size(); i++) {
-        Hit hit = groups.get(g).hits().get(i);
+    for (int g = 0; g < charge.size(); g++) {
+      Charge.Group group = charge.group(g);
+      for (int i = 0; i < group.hitCount(); i++) {
+        Hit hit = group.hit(i);
         if (charged[g][i]) {
           answers.add(
               charge(CountingAlgorithm.of(hit.limit().algorithm()), hit, counters, nowMicros));
@@ -77,22 +78,22 @@ final class LockedCharge {
         }
       }
     }
-    return answers;
+    return new Charged.Now(answers);
   }
 
   /**
-   * Every group one {@link Charge.Policy#EACH} hit on its own counter, the reference's request: no
-   * hit's charge depends on another's, so the two passes give what one does.
+   * Every group one {@link Charge.Each} hit on its own counter, the reference's request: no hit's
+   * charge depends on another's, so the two passes give what one does.
    */
-  private static boolean independentHits(List<Charge.Group> groups) {
-    for (int g = 0; g < groups.size(); g++) {
-      Charge.Group group = groups.get(g);
-      if (group.policy() != Charge.Policy.EACH || group.hits().size() != 1) {
+  private static boolean independentHits(Charge charge) {
+    for (int g = 0; g < charge.size(); g++) {
+      Charge.Group group = charge.group(g);
+      if (group.policy() != Charge.Policy.EACH) {
         return false;
       }
-      String key = group.hits().get(0).key();
+      String key = group.hit(0).key();
       for (int other = 0; other < g; other++) {
-        if (groups.get(other).hits().get(0).key().equals(key)) {
+        if (charge.group(other).hit(0).key().equals(key)) {
           return false;
         }
       }
@@ -101,21 +102,19 @@ final class LockedCharge {
   }
 
   /** {@link #apply} for {@link #independentHits}: each hit charged by its algorithm alone. */
-  private static List<Usage> applyEach(
-      List<Charge.Group> groups, Counters counters, long nowMicros) {
-    if (groups.size() == 1) {
-      return List.of(
-          applyOne(groups.get(0).hits().get(0), counters, nowMicros)); // no array to copy
+  private static Charged.Now applyEach(Charge charge, Counters counters, long nowMicros) {
+    if (charge.size() == 1) {
+      return new Charged.Now(applyOne(charge.group(0).hit(0), counters, nowMicros)); // no array
     }
-    Usage[] answers = new Usage[groups.size()];
+    Usage[] answers = new Usage[charge.size()];
     for (int g = 0; g < answers.length; g++) {
-      answers[g] = applyOne(groups.get(g).hits().get(0), counters, nowMicros);
+      answers[g] = applyOne(charge.group(g).hit(0), counters, nowMicros);
     }
-    return List.of(answers);
+    return new Charged.Now(List.of(answers));
   }
 
   /** One hit charged by its algorithm alone: in place when it can, else a new value stored. */
-  static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
+  private static Usage applyOne(Hit hit, Counters counters, long nowMicros) {
     CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
     MemoryCounter current = counters.get(hit.key(), nowMicros);
     Usage inPlace = current == null ? null : algorithm.chargeInPlace(current, hit, nowMicros);

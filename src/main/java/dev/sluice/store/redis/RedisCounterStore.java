@@ -7,6 +7,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.BatchTrace;
 import dev.sluice.store.Charge;
+import dev.sluice.store.Charged;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
@@ -37,7 +38,7 @@ import redis.clients.jedis.Response;
 /**
  * Every algorithm on Redis (7.0 or newer: {@code EXPIRE ... NX}): one server, the master a sentinel
  * setup names, or a cluster. A request's hits are grouped by the node that holds them ({@link
- * NodeRouting}); each group goes into one pipeline, so one round trip per node per {@link #acquire}
+ * NodeRouting}); each group goes into one pipeline, so one round trip per node per {@link #charge}
  * when unloaded (two only when Redis has lost a script), all nodes at once; under load one round
  * trip carries many requests. What each hit sends is its {@link CountingAlgorithm}'s business
  * ({@link CountingAlgorithm#takeOnRedis}), queued on a {@link PipelineBatch} whose keys come from
@@ -48,12 +49,12 @@ import redis.clients.jedis.Response;
  * writer thread ({@link PipelineLane}) that sends whatever requests are queued as one pipeline.
  * Each connection caches every algorithm's script when it opens.
  *
- * <p>Thread-safe. {@link #acquire} does not wait for Redis (on a cluster it may refresh a stale
- * slot map first, at most every 100 ms, one caller at a time): its future completes on a lane
- * thread when the replies arrive, or fails with {@link StoreException} within about the timeout
- * when they do not. Stages chained on it run on that lane thread, so they must be short and must
- * not wait on this store. A failed round trip is not retried, because Redis may have applied it.
- * {@link #ping} blocks.
+ * <p>Thread-safe. {@link #charge} does not wait for Redis (on a cluster it may refresh a stale slot
+ * map first, at most every 100 ms, one caller at a time): its future completes on a lane thread
+ * when the replies arrive, or fails with {@link StoreException} within about the timeout when they
+ * do not. Stages chained on it run on that lane thread, so they must be short and must not wait on
+ * this store. A failed round trip is not retried, because Redis may have applied it. {@link #ping}
+ * blocks.
  */
 public final class RedisCounterStore implements CounterStore, CounterSync {
   private static final Map<String, LuaScript> SCRIPTS = loadScripts();
@@ -140,8 +141,8 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     return new SingleNodeRouting(lanes.create(address, topology, breaks), topology);
   }
 
-  @Override
-  public CompletableFuture<List<Usage>> acquire(List<Hit> hits) {
+  /** Each hit by its own algorithm's commands, all in one dispatch. */
+  private CompletableFuture<List<Usage>> sendEach(List<Hit> hits) {
     if (hits.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
@@ -191,15 +192,15 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
   }
 
   /**
-   * Independent hits go as {@link #acquire(List)} sends them; several limits on one descriptor and
-   * {@code charge_denied: false} as {@link ScriptedCharge} does.
+   * Always {@link Charged.Later}: independent hits go as {@link #sendEach} sends them; several
+   * limits on one descriptor and {@code charge_denied: false} as {@link ScriptedCharge} does.
    */
   @Override
-  public CompletableFuture<List<Usage>> acquire(Charge charge) {
+  public Charged charge(Charge charge) {
     if (charge.perHit()) {
-      return acquire(charge.hits());
+      return new Charged.Later(sendEach(charge.hits()));
     }
-    return charges.acquire(charge, clock.millis());
+    return new Charged.Later(charges.acquire(charge, clock.millis()));
   }
 
   @Override

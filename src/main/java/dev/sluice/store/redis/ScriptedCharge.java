@@ -63,7 +63,7 @@ final class ScriptedCharge {
       // Charged if it fits by itself; whether the request keeps it is decided once all answered.
       Charge.Policy policy =
           group.policy() == Charge.Policy.WITH_REQUEST ? Charge.Policy.TOGETHER : group.policy();
-      alone.add(new Charge.Group(group.tag(), group.hits(), policy, group.vote(), false));
+      alone.add(Charge.Group.of(group.tag(), group.hits(), policy, group.vote()));
     }
     return run(each(alone), nowMillis).thenCompose(answers -> refundRefused(charge, answers));
   }
@@ -113,7 +113,7 @@ final class ScriptedCharge {
       }
       at += hits.size();
     }
-    boolean[][] keep = Charge.decide(groups, fits, chargesRefused);
+    boolean[][] keep = Charge.decide(charge, fits, chargesRefused);
     List<Usage> usages = new ArrayList<>(answers.size());
     Map<Hit, List<ChargeScript.Refund>> refunds = new IdentityHashMap<>();
     List<Hit> routes = new ArrayList<>();

@@ -1,19 +1,17 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.config.RedisTls;
+import dev.sluice.tls.PemPrivateKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.PKCS8EncodedKeySpec;
-import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -79,7 +77,7 @@ final class TlsSockets {
       return null;
     }
     List<Certificate> chain = certificates(tls.clientCert().get());
-    PrivateKey key = privateKey(tls.clientKey().orElseThrow());
+    PrivateKey key = PemPrivateKey.read(tls.clientKey().orElseThrow());
     KeyStore store = emptyStore();
     store.setKeyEntry("client", key, NO_PASSWORD, chain.toArray(Certificate[]::new));
     KeyManagerFactory factory =
@@ -109,34 +107,6 @@ final class TlsSockets {
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalArgumentException(pem + ": cannot read certificates: " + e.getMessage(), e);
     }
-  }
-
-  private static PrivateKey privateKey(Path pem) {
-    String text;
-    try {
-      text = Files.readString(pem);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(pem + ": cannot read: " + e.getMessage(), e);
-    }
-    String begin = "-----BEGIN PRIVATE KEY-----";
-    int start = text.indexOf(begin);
-    int end = text.indexOf("-----END PRIVATE KEY-----");
-    if (start < 0 || end < start) {
-      throw new IllegalArgumentException(
-          pem
-              + ": expected an unencrypted PKCS#8 key (BEGIN PRIVATE KEY); convert with"
-              + " 'openssl pkcs8 -topk8 -nocrypt -in KEY -out KEY.pk8'");
-    }
-    byte[] der = Base64.getMimeDecoder().decode(text.substring(start + begin.length(), end));
-    PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
-    for (String algorithm : List.of("RSA", "EC", "Ed25519")) {
-      try {
-        return KeyFactory.getInstance(algorithm).generatePrivate(spec);
-      } catch (GeneralSecurityException e) {
-        // try the next algorithm
-      }
-    }
-    throw new IllegalArgumentException(pem + ": not an RSA, EC or Ed25519 private key");
   }
 
   /** {@code --redis-tls-insecure}: accepts any certificate; the store logs a warning. */

@@ -28,6 +28,11 @@ class InMemoryCounterStoreTest extends CounterStoreContract {
     return store;
   }
 
+  @Override
+  protected boolean answersNow() {
+    return true;
+  }
+
   @Test
   void fixedWindow_nextWindow_startsAtZero() {
     Hit hit = new Hit(key("roll"), fixed(1, Unit.MINUTE), 1);

@@ -74,8 +74,8 @@ class ChargeClusterIT {
   }
 
   private static Charge.Group withRequest(Hit hit) {
-    return new Charge.Group(
-        hit.key(), List.of(hit), Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR, false);
+    return Charge.Group.of(
+        hit.key(), List.of(hit), Charge.Policy.WITH_REQUEST, Charge.Vote.REGULAR);
   }
 
   private static boolean allowed(List<Usage> usages) {
@@ -98,13 +98,11 @@ class ChargeClusterIT {
                 Limit.of(10, Unit.HOUR, Algorithm.FIXED_WINDOW),
                 1));
     Charge charge =
-        new Charge(
-            List.of(
-                new Charge.Group(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR, false)));
+        Charge.of(List.of(Charge.Group.of(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR)));
     for (int i = 0; i < 3; i++) {
-      assertThat(allowed(store.acquire(charge).join())).isTrue();
+      assertThat(allowed(store.charge(charge).future().join())).isTrue();
     }
-    List<Usage> refused = store.acquire(charge).join();
+    List<Usage> refused = store.charge(charge).future().join();
     assertThat(refused.get(0).overLimit()).isTrue();
     assertThat(refused.get(1).remaining()).as("the hour is not charged").isEqualTo(7);
   }
@@ -115,9 +113,9 @@ class ChargeClusterIT {
     List<String> keys = onTwoMasters("refund");
     Hit strict = new Hit(keys.get(0), fixed(10), 1);
     Hit blocked = new Hit(keys.get(1), fixed(0), 1);
-    Charge charge = new Charge(List.of(withRequest(strict), withRequest(blocked)));
+    Charge charge = Charge.of(List.of(withRequest(strict), withRequest(blocked)));
     for (int i = 0; i < 5; i++) {
-      List<Usage> usages = store.acquire(charge).join();
+      List<Usage> usages = store.charge(charge).future().join();
       assertThat(usages.get(0).overLimit()).isFalse();
       assertThat(usages.get(0).remaining()).as("reported as given back").isEqualTo(10);
       assertThat(usages.get(1).overLimit()).isTrue();
@@ -132,9 +130,10 @@ class ChargeClusterIT {
     List<String> keys = onTwoMasters("race");
     Hit wide = new Hit(keys.get(0), fixed(100), 1);
     Hit narrow = new Hit(keys.get(1), Limit.of(50, Unit.DAY, Algorithm.SLIDING_WINDOW), 1);
-    Charge charge = new Charge(List.of(withRequest(wide), withRequest(narrow)));
+    Charge charge = Charge.of(List.of(withRequest(wide), withRequest(narrow)));
     int allowed =
-        Hammer.countAllowed(32, 20, t -> () -> allowed(instances[t % 2].acquire(charge).join()));
+        Hammer.countAllowed(
+            32, 20, t -> () -> allowed(instances[t % 2].charge(charge).future().join()));
     // False refusals may leave it below 50 (a refund not yet applied); never above.
     assertThat(allowed).isPositive().isLessThanOrEqualTo(50);
     assertThat(held(instances[0], wide)).isEqualTo(allowed);

@@ -218,7 +218,9 @@ class RedisClusterIT {
     Charge list = listInSlot(slot, 5);
     for (int i = 0; i < 5; i++) {
       assertThat(store.acquire(List.of(sliding)).join().get(0).overLimit()).isFalse();
-      assertThat(store.acquire(list).join()).extracting(Usage::overLimit).containsOnly(false);
+      assertThat(store.charge(list).future().join())
+          .extracting(Usage::overLimit)
+          .containsOnly(false);
     }
     List<String> midway = new ArrayList<>();
     List<CompletableFuture<List<Usage>>> split = new ArrayList<>();
@@ -230,7 +232,7 @@ class RedisClusterIT {
           () -> {
             for (int i = 0; i < 5; i++) {
               midway.add("sliding window " + outcome(store.acquire(List.of(sliding))));
-              midway.add("list " + outcome(store.acquire(list)));
+              midway.add("list " + outcome(store.charge(list).future()));
             }
             split.add(callWithKeysSplit(store, list, source.getKey(), slot, target));
           },
@@ -249,7 +251,7 @@ class RedisClusterIT {
     assertThat(cluster.masterOf(slot)).isEqualTo(target);
     awaitServing(store, sliding);
     assertThat(store.acquire(List.of(sliding)).join().get(0).overLimit()).isTrue();
-    assertThat(store.acquire(list).join()).extracting(Usage::overLimit).containsOnly(true);
+    assertThat(store.charge(list).future().join()).extracting(Usage::overLimit).containsOnly(true);
   }
 
   /**
@@ -267,7 +269,7 @@ class RedisClusterIT {
               .orElseThrow();
       from.migrate(target.getHost(), target.getPort(), 5_000, new MigrateParams(), fixedKey);
       RedisProbe.Snapshot before = RedisProbe.snapshot(from);
-      CompletableFuture<List<Usage>> answer = store.acquire(list);
+      CompletableFuture<List<Usage>> answer = store.charge(list).future();
       Eventually.await(
           Duration.ofSeconds(1),
           "the source to answer TRYAGAIN",
@@ -299,9 +301,8 @@ class RedisClusterIT {
           Limit limit = limit(algorithm, perDay);
           hits.add(new Hit(CounterKey.ofSeveral(tag, limit), limit, 1));
         }
-        return new Charge(
-            List.of(
-                new Charge.Group(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR, false)));
+        return Charge.of(
+            List.of(Charge.Group.of(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR)));
       }
     }
   }

@@ -125,17 +125,30 @@ class RedisConnectionFormsIT {
     assertThatThrownBy(without::ping).isInstanceOf(StoreException.class);
   }
 
+  /** The form Go's x509 and cert-manager write by default; read as its PKCS#8 twin. */
   @Test
-  void tls_clientKeyNotPkcs8_isRejectedNamingTheFile() throws Exception {
-    Path pkcs1 = mutual.dir().resolve("not-pkcs8.key");
+  void tls_pkcs1ClientKey_isPresentedAsWell() {
+    RedisTls withPkcs1 =
+        new RedisTls(
+            Optional.of(mutual.ca()),
+            Optional.of(mutual.clientCert()),
+            Optional.of(mutual.clientPkcs1Key()),
+            false);
+    RedisCounterStore store = open("rediss://127.0.0.1:" + mutual.tlsPort(), withPkcs1);
+    assertThat(countOnce(store).countAfter()).isEqualTo(1);
+  }
+
+  @Test
+  void tls_clientKeyInNeitherForm_isRejectedNamingTheFile() throws Exception {
+    Path ec = mutual.dir().resolve("traditional-ec.key");
     java.nio.file.Files.writeString(
-        pkcs1, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n");
+        ec, "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n");
     RedisTls bad =
         new RedisTls(
-            Optional.of(mutual.ca()), Optional.of(mutual.clientCert()), Optional.of(pkcs1), false);
+            Optional.of(mutual.ca()), Optional.of(mutual.clientCert()), Optional.of(ec), false);
     assertThatThrownBy(() -> open("rediss://127.0.0.1:" + mutual.tlsPort(), bad))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not-pkcs8.key")
+        .hasMessageContaining("traditional-ec.key")
         .hasMessageContaining("PKCS#8");
   }
 

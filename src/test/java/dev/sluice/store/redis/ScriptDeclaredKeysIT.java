@@ -84,8 +84,7 @@ class ScriptDeclaredKeysIT {
       Limit limit = limit(algorithm, 5);
       hits.add(new Hit(CounterKey.ofSeveral(tag, limit), limit, 2));
     }
-    Charge.Group group =
-        new Charge.Group(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR, false);
+    Charge.Group group = Charge.Group.of(tag, hits, Charge.Policy.TOGETHER, Charge.Vote.REGULAR);
     List<ChargeScript.Counted> counted = ChargeScript.queue(batch, List.of(group), now).get();
     assertThat(counted).extracting(ChargeScript.Counted::charged).containsOnly(true);
 

@@ -1,0 +1,58 @@
+package dev.sluice.config;
+
+/**
+ * What one client may hold of a gRPC port before it is refused or closed. Envoy keeps a few
+ * long-lived HTTP/2 connections and reads its answers at once, so a well-behaved client never comes
+ * near any of these; they stop a single hostile connection (or a crowd of them) from filling the
+ * heap.
+ *
+ * @param maxConcurrentCallsPerConnection calls open at once on one connection (HTTP/2
+ *     MAX_CONCURRENT_STREAMS, announced to the client); a stream beyond it is refused
+ * @param maxConnections connections open at once on the port; one more is closed as it is accepted
+ * @param maxQueuedBytes bytes written to one connection and not yet taken by its socket (the client
+ *     does not read); above it the connection is closed. At least {@link #MIN_QUEUED_BYTES}: below
+ *     that even a reading client's answers could trip it
+ * @param maxResetsPerSecond RST_STREAM frames a connection may send, or make the server send by
+ *     breaking the protocol, averaged over {@link #RESET_WINDOW_SECONDS} (the HTTP/2 "rapid reset"
+ *     attacks); above it the connection is closed. 0 = no limit
+ * @param maxMetadataBytes bytes of one call's headers (HTTP/2 MAX_HEADER_LIST_SIZE); a call with
+ *     more is refused
+ */
+public record GrpcLimits(
+    int maxConcurrentCallsPerConnection,
+    int maxConnections,
+    int maxQueuedBytes,
+    int maxResetsPerSecond,
+    int maxMetadataBytes) {
+  /** Two high-water marks of Netty's write buffer (64 KiB each). */
+  public static final int MIN_QUEUED_BYTES = 128 * 1024;
+
+  /** The window the reset limit counts over; a burst within it is allowed. */
+  public static final int RESET_WINDOW_SECONDS = 10;
+
+  /** The smallest header budget that still fits gRPC's own headers and a trace context. */
+  public static final int MIN_METADATA_BYTES = 1024;
+
+  public GrpcLimits {
+    atLeast("grpc max concurrent calls per connection", maxConcurrentCallsPerConnection, 1);
+    atLeast("grpc max connections", maxConnections, 1);
+    atLeast("grpc max queued bytes", maxQueuedBytes, MIN_QUEUED_BYTES);
+    atLeast("grpc max resets per second", maxResetsPerSecond, 0);
+    atLeast("grpc max metadata bytes", maxMetadataBytes, MIN_METADATA_BYTES);
+  }
+
+  /**
+   * 1,000 calls per connection (Envoy opens one connection per worker thread and rarely has more
+   * than a few hundred rate-limit calls in flight on one); 10,000 connections; 1 MiB queued; 1,000
+   * resets per second; grpc-java's 8 KiB of headers.
+   */
+  public static GrpcLimits defaults() {
+    return new GrpcLimits(1_000, 10_000, 1 << 20, 1_000, 8 * 1024);
+  }
+
+  private static void atLeast(String name, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(name + " must be >= " + min + ": " + value);
+    }
+  }
+}
