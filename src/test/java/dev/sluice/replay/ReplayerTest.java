@@ -151,6 +151,34 @@ class ReplayerTest {
         .containsPattern("shop\\.path .* 1 per calendar month in Asia/Kolkata, fixed_window\n");
   }
 
+  /** 2 per 15 minutes: the windows start at :45 UTC whatever the capture's first second is. */
+  @Test
+  void replay_fifteenMinuteWindow_resetsAtTheEpochAlignedBoundary(@TempDir Path dir)
+      throws Exception {
+    String rules =
+        """
+        domain: shop
+        descriptors:
+          - key: user
+            rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 2}
+        """;
+    long quarterEnd = 1_700_000_100_000L; // 22:15:00 UTC
+    List<String> lines = new ArrayList<>();
+    for (long offset : new long[] {-60_000, -30_000, -1, 0, 1}) {
+      lines.add(
+          new CapturedRequest(
+                  quarterEnd + offset, "shop", List.of(List.of(new Entry("user", "a"))), 0)
+              .toJsonLine());
+    }
+    Path capture = Files.write(dir.resolve("quarter.jsonl"), lines);
+
+    ReplayReport.RuleReport user = replay(rules, capture).rules().get(0);
+
+    assertThat(user.limit()).isEqualTo("2 per 15 minutes, fixed_window");
+    assertThat(user.allowed()).as("two before 22:15, two after").isEqualTo(4);
+    assertThat(user.refused()).isEqualTo(1);
+  }
+
   @Test
   void captureFile_badLine_namesFileAndLine(@TempDir Path dir) throws Exception {
     Path capture = dir.resolve("bad.jsonl");
