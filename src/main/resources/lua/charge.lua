@@ -9,13 +9,15 @@
 --          sliding window: its hash, one field per window index (as lua/sliding_window.lua); a
 --          token bucket: its hash. On a cluster every key one group uses shares one hash tag (the
 --          group's), so the script's keys are in one slot, and Redis routes the script by them.
--- ARGV[1]  the service clock, milliseconds since the epoch: the fixed-window index the caller
---          put in the key, for its reset (token bucket and sliding window read Redis TIME)
+-- ARGV[1]  the service clock, milliseconds since the epoch: the instant of the fixed window the
+--          caller put in the key, for its reset (token bucket and sliding window read Redis TIME)
 -- ARGV[2]  number of groups
 -- then per group: policy (0 each, 1 together, 2 with_request), vote (0 none, 1 regular,
 --          2 quota), answered (1: refused already, no hits), number of hits
 -- then per hit, in KEYS order: algorithm (fw, tb, sw), requests_per_unit, burst (token bucket
---          capacity; else requests_per_unit), window length in seconds, hits
+--          capacity; else requests_per_unit), window length in seconds (a calendar window's: the
+--          one holding ARGV[1]), hits, and the start of the fixed window, milliseconds since the
+--          epoch (0 for the others): the caller computes the window, which may be a calendar one
 --
 -- Two passes. The first decides: each hit is evaluated on what earlier hits of this request
 -- would leave if they were charged (so a counter named twice is never over-admitted), then the
@@ -33,7 +35,8 @@
 --   reset     microseconds: window end (fixed window; sliding window when it fits), until full
 --             (bucket that fits), else until the hits would fit
 --   count     the counter on the limit's scale after this hit, the refused hits included
---   index     the window charged (fixed and sliding window), 0 for a bucket: what a refund needs
+--   index     the window charged (sliding window), 0 for a fixed window (its key names its
+--             window) and a bucket: what a refund needs
 
 local now_millis = tonumber(ARGV[1])
 local time = redis.call('TIME')
@@ -49,9 +52,9 @@ local algo = {}
 algo.fw = {
   keys = function(h)
     local window_ms = h.window * 1000
-    h.index = math.floor(now_millis / window_ms)
+    h.index = 0
     h.key = h.base
-    h.reset = (window_ms - (now_millis - h.index * window_ms)) * 1000
+    h.reset = (window_ms - (now_millis - h.start)) * 1000
   end,
   read = function(h)
     return {count = tonumber(redis.call('GET', h.key) or '0')}
@@ -221,8 +224,9 @@ for n, h in ipairs(hits) do
   h.burst = tonumber(ARGV[at + 2])
   h.window = tonumber(ARGV[at + 3])
   h.hits = tonumber(ARGV[at + 4])
+  h.start = tonumber(ARGV[at + 5])
   h.base = KEYS[n]
-  at = at + 5
+  at = at + 6
   algo[h.algorithm].keys(h)
 end
 

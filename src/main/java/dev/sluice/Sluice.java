@@ -178,7 +178,7 @@ public final class Sluice implements AutoCloseable {
   private RateLimitGrpcService rlsService(RateLimiter limiter, Tracing tracing, Clock clock) {
     RequestCapture capture = startCapture(clock);
     return new RateLimitGrpcService(
-        limiter, config.requestLimits(), config.headers(), metrics, tracing, capture);
+        limiter, config.requestLimits(), config.headers(), metrics, tracing, capture, clock);
   }
 
   /** Off, or the writer on its own thread; closed after the gRPC port, so it drains what came. */

@@ -90,7 +90,13 @@ public class CaptureBenchmark {
             () -> rules, RateLimiter.StoreChoice.of(store), LimiterConfig.defaults(), metrics);
     service =
         new RateLimitGrpcService(
-            limiter, RequestLimits.defaults(), HeaderConfig.off(), metrics, Tracing.off(), writer);
+            limiter,
+            RequestLimits.defaults(),
+            HeaderConfig.off(),
+            metrics,
+            Tracing.off(),
+            writer,
+            Clock.systemUTC());
     request =
         RateLimitRequest.newBuilder()
             .setDomain("bench")

@@ -6,6 +6,7 @@ import dev.sluice.admin.v1.ReloadError;
 import dev.sluice.admin.v1.ResetCounterResponse;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
+import dev.sluice.rules.Window;
 import dev.sluice.rules.load.RuleProblem;
 import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.service.ProtoValues;
@@ -52,7 +53,13 @@ public final class AdminProtos {
         .setUnit(limit.unit().name().toLowerCase(Locale.ROOT))
         .setAlgorithm(limit.algorithm().configName())
         .setBurst(ProtoValues.uint32(limit.burst()))
-        .setConsistency(limit.consistency().configName());
+        .setConsistency(limit.consistency().configName())
+        .setWindow(limit.window().words());
+    if (limit.window() instanceof Window.Fixed fixed) {
+      proto.setUnitMultiplier(ProtoValues.uint32(fixed.multiplier()));
+    } else if (limit.window() instanceof Window.Calendar calendar) {
+      proto.setUnitMultiplier(1).setTimeZone(calendar.zone().getId());
+    }
   }
 
   static ReloadError reloadError(RuleReloader.ReloadError error) {

@@ -4,6 +4,7 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.RuleSet;
+import dev.sluice.rules.Window;
 import java.util.Comparator;
 import java.util.function.Supplier;
 
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
  * unit=UNKNOWN requests_per_unit=0}, as there). Scripts that scrape the reference's dump keep
  * working; Sluice's own view, with files and lines, is the JSON {@code /rules}. Lines are sorted
  * (the reference's are in map order). A limit counted by another algorithm than a fixed window says
- * so at the end of its line.
+ * so at the end of its line; a window other than one unit says {@code unit_multiplier=<n>} or
+ * {@code time_zone=<zone>} after its unit.
  */
 public final class RlconfigHandler implements AdminRoute {
   private final Supplier<RuleSet> rules;
@@ -44,7 +46,12 @@ public final class RlconfigHandler implements AdminRoute {
     String algorithm = "";
     if (rule.kind() instanceof RuleKind.Counted counted) {
       Limit l = counted.limit();
-      limit = "unit=" + l.unit().name() + " requests_per_unit=" + l.requestsPerUnit();
+      limit =
+          "unit="
+              + l.unit().name()
+              + window(l.window())
+              + " requests_per_unit="
+              + l.requestsPerUnit();
       if (!l.algorithm().isReferenceAlgorithm()) {
         algorithm =
             ", algorithm: "
@@ -61,5 +68,17 @@ public final class RlconfigHandler implements AdminRoute {
         .append(rule.flags().quotaMode())
         .append(algorithm)
         .append('\n');
+  }
+
+  /**
+   * Nothing for one whole unit, so the reference's lines stay as they were; else the field that
+   * makes the window: {@code " unit_multiplier=15"}, {@code " time_zone=Europe/Berlin"}.
+   */
+  private static String window(Window window) {
+    if (window instanceof Window.Calendar calendar) {
+      return " time_zone=" + calendar.zone().getId();
+    }
+    long multiplier = ((Window.Fixed) window).multiplier();
+    return multiplier == 1 ? "" : " unit_multiplier=" + multiplier;
   }
 }

@@ -1,15 +1,22 @@
 package dev.sluice.cli;
 
+import dev.sluice.rules.Rule;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import java.io.PrintWriter;
+import java.util.Comparator;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** Validates rule files without starting anything: exit 0 and a summary, or 1 and the problems. */
+/**
+ * Validates rule files without starting anything: exit 0, a summary and each rule's limits in words
+ * ({@code api.user: 100 per 15 minutes, fixed_window}), or 1 and the problems.
+ */
 @Command(
     name = "check",
     mixinStandardHelpOptions = true,
@@ -40,6 +47,25 @@ final class CheckCommand implements Callable<Integer> {
         loaded.rules().domains().size(),
         loaded.rules().rules().size(),
         loaded.version());
+    loaded.rules().rules().stream()
+        .sorted(Comparator.comparing(Rule::id))
+        .forEach(
+            rule -> describe(rule).ifPresent(text -> out.printf("  %s: %s%n", rule.id(), text)));
     return 0;
+  }
+
+  /**
+   * What a rule allows, each limit in words ({@code 100 per 15 minutes, fixed_window}; several
+   * joined by {@code ;}), or {@code unlimited}; empty for a node without {@code rate_limit}.
+   */
+  private static Optional<String> describe(Rule rule) {
+    if (rule.unlimited()) {
+      return Optional.of("unlimited");
+    }
+    if (!rule.counted()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        rule.limits().stream().map(l -> l.limit().describe()).collect(Collectors.joining("; ")));
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.consistency;
 
 import dev.sluice.metrics.ConsistencyMetrics;
 import dev.sluice.rules.Limit;
+import dev.sluice.rules.Window;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterSync;
 import dev.sluice.store.DatedHit;
@@ -131,13 +132,13 @@ public final class SyncedCounters implements AutoCloseable {
    */
   public Optional<Usage> take(Hit hit) {
     long now = clock.millis();
-    long windowMillis = hit.limit().unit().millis();
-    WindowKey key = new WindowKey(hit.key(), FixedWindow.index(now, windowMillis));
+    Window window = hit.limit().window();
+    WindowKey key = new WindowKey(hit.key(), window.index(now));
     if (!slots.containsKey(key) && slots.size() >= settings.maxCounters()) {
       metrics.overflowed();
       return Optional.empty();
     }
-    long end = (key.index() + 1) * windowMillis;
+    long end = window.endMillis(key.index());
     Slot slot =
         slots.compute(
             key,
@@ -152,12 +153,12 @@ public final class SyncedCounters implements AutoCloseable {
    */
   public Optional<View> inspect(Hit hit) {
     long now = clock.millis();
-    long windowMillis = hit.limit().unit().millis();
-    Slot slot = slots.get(new WindowKey(hit.key(), FixedWindow.index(now, windowMillis)));
+    long index = hit.limit().window().index(now);
+    Slot slot = slots.get(new WindowKey(hit.key(), index));
     if (slot == null) {
       return Optional.empty();
     }
-    String key = hit.key() + "|" + FixedWindow.index(now, windowMillis);
+    String key = hit.key() + "|" + index;
     CounterState state = new CounterState(key, true, usage(hit.limit(), slot.count(), now));
     return Optional.of(new View(state, slot.known(), slot.pending() + slot.sending()));
   }
@@ -172,7 +173,7 @@ public final class SyncedCounters implements AutoCloseable {
 
   private static Usage usage(Limit limit, long count, long now) {
     return FixedWindow.usage(
-        count, limit.requestsPerUnit(), FixedWindow.untilEnd(now, limit.unit().millis()));
+        count, limit.requestsPerUnit(), Duration.ofMillis(limit.window().untilEndMillis(now)));
   }
 
   /** Why the last sync failed; empty while syncs succeed. */

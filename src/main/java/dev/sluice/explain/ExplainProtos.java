@@ -77,6 +77,7 @@ public final class ExplainProtos {
         .setDurationUntilReset(
             Duration.newBuilder().setSeconds(reset.getSeconds()).setNanos(reset.getNano()))
         .setNextOverLimit(counted.nextOverLimit())
+        .setWindow(limit.window().words())
         .build();
   }
 

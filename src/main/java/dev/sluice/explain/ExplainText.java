@@ -5,7 +5,6 @@ import dev.sluice.rules.MatchStep;
 import dev.sluice.rules.Rule;
 import dev.sluice.store.CounterState;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The human-readable form of an {@link Explanation}, as {@code sluice explain} prints it. */
@@ -99,7 +98,7 @@ public final class ExplainText {
 
   private static void counted(StringBuilder out, Effect.Counted c) {
     Limit limit = c.hit().limit();
-    line(out, "limit", limit(limit) + (c.override() ? " (the client's override)" : ""));
+    line(out, "limit", limit.describe() + (c.override() ? " (the client's override)" : ""));
     String mode = c.shadowMode() ? "; shadow mode: answered OK even over the limit" : "";
     String quota =
         c.quotaMode() ? "; quota mode: refuses only if every quota descriptor is over" : "";
@@ -111,12 +110,6 @@ public final class ExplainText {
             ? (c.shadowMode() ? "over the limit, answered OK (shadow)" : "OVER_LIMIT")
             : "OK";
     line(out, "next", "a request now would be " + next);
-  }
-
-  private static String limit(Limit limit) {
-    String unit = limit.unit().name().toLowerCase(Locale.ROOT);
-    String text = limit.requestsPerUnit() + " per " + unit + ", " + limit.algorithm().configName();
-    return limit.algorithm().takesBurst() ? text + ", burst " + limit.burst() : text;
   }
 
   private static String counter(Limit limit, CounterState state) {

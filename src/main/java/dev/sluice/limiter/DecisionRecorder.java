@@ -59,6 +59,7 @@ final class DecisionRecorder {
           new CountedOutcome(
               domain,
               label.rule(),
+              counted.hits().get(i).limit(),
               counted.entries(),
               label.detailedPath().isPresent(),
               counts,

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -234,18 +233,23 @@ public final class Planner {
   }
 
   /**
-   * The metric series of one limit of a list: its name, else the rule's path and the unit ({@code
-   * remote_address:second}), with the algorithm too when the list has another limit of that unit.
+   * The metric series of one limit of a list: its name, else the rule's path and the window ({@code
+   * remote_address:second}, {@code user:15_minutes}), with the algorithm too when the list has
+   * another limit of that window.
    */
   private static String limitLabel(Rule rule, NamedLimit named, RuleKind.Several several) {
     if (!named.name().isEmpty()) {
       return named.name();
     }
     Limit limit = named.limit();
-    String label = rule.path() + ":" + limit.unit().name().toLowerCase(Locale.ROOT);
-    boolean sameUnit =
-        several.limits().stream().filter(other -> other.limit().unit() == limit.unit()).count() > 1;
-    return sameUnit ? label + ":" + limit.algorithm().configName() : label;
+    String window = limit.window().label();
+    String label = rule.path() + ":" + window;
+    boolean sameWindow =
+        several.limits().stream()
+                .filter(other -> other.limit().window().label().equals(window))
+                .count()
+            > 1;
+    return sameWindow ? label + ":" + limit.algorithm().configName() : label;
   }
 
   private static Hit hitOf(String domain, Match match, Limit limit, long hits) {

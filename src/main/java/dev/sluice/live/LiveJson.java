@@ -66,6 +66,7 @@ final class LiveJson {
     JsonObject r = new JsonObject();
     r.addProperty("domain", rule.domain());
     r.addProperty("rule", rule.rule());
+    r.addProperty("limit", rule.limit());
     r.addProperty("decisions_total", rule.totals().decisions());
     r.addProperty("refusals_total", rule.totals().refusals());
     r.addProperty("hits_total", rule.totals().hits());

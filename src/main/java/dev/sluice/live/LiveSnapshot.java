@@ -17,11 +17,18 @@ public record LiveSnapshot(long epochSecond, List<RuleView> rules, List<KeyView>
   /**
    * One rule's series, oldest second first, and its totals since start.
    *
+   * @param limit the limit last counted under the rule, in words ({@code 100 per 15 minutes,
+   *     fixed_window}); for {@code _override} and {@code _other}, the last one seen
    * @param decisions descriptors answered per second
    * @param refusals descriptors answered OVER_LIMIT per second
    */
   public record RuleView(
-      String domain, String rule, RateSeries.Totals totals, long[] decisions, long[] refusals) {}
+      String domain,
+      String rule,
+      String limit,
+      RateSeries.Totals totals,
+      long[] decisions,
+      long[] refusals) {}
 
   /**
    * A refused counter.

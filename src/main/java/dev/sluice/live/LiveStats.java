@@ -49,8 +49,9 @@ public final class LiveStats implements DecisionListener {
   @Override
   public void counted(CountedOutcome outcome) {
     long second = Math.floorDiv(clock.millis(), 1000);
-    seriesOf(outcome.domain(), outcome.rule())
-        .add(second, outcome.refused(), outcome.counts().total(), outcome.counts().over());
+    RateSeries rule = seriesOf(outcome);
+    rule.counted(outcome.limit());
+    rule.add(second, outcome.refused(), outcome.counts().total(), outcome.counts().over());
     if (outcome.refused()) {
       refused.add(
           second,
@@ -59,14 +60,15 @@ public final class LiveStats implements DecisionListener {
     }
   }
 
-  private RateSeries seriesOf(String domain, String rule) {
-    RuleId id = new RuleId(domain, rule);
+  private RateSeries seriesOf(CountedOutcome outcome) {
+    String domain = outcome.domain();
+    RuleId id = new RuleId(domain, outcome.rule());
     RateSeries known = series.get(id);
     if (known != null) {
       return known;
     }
     RuleId admitted = series.size() < MAX_RULES ? id : new RuleId(domain, OTHER_RULE);
-    return series.computeIfAbsent(admitted, k -> new RateSeries(WINDOW_SECONDS));
+    return series.computeIfAbsent(admitted, k -> new RateSeries(WINDOW_SECONDS, outcome.limit()));
   }
 
   /** What the page shows now: every rule seen so far, sorted, and the top refused keys. */
@@ -77,7 +79,8 @@ public final class LiveStats implements DecisionListener {
         (id, s) -> {
           long[][] window = s.window(now);
           rules.add(
-              new LiveSnapshot.RuleView(id.domain(), id.rule(), s.totals(), window[0], window[1]));
+              new LiveSnapshot.RuleView(
+                  id.domain(), id.rule(), s.limit().describe(), s.totals(), window[0], window[1]));
         });
     rules.sort(
         Comparator.comparing(LiveSnapshot.RuleView::domain)

@@ -1,5 +1,7 @@
 package dev.sluice.live;
 
+import dev.sluice.rules.Limit;
+
 /**
  * One rule's decisions and refusals per second over a fixed ring of seconds, plus running totals
  * that match the rule's Prometheus counters. Memory is fixed: {@code 3 * seconds} longs.
@@ -11,6 +13,9 @@ public final class RateSeries {
   /** Totals since start, on the same scale as {@code sluice_rule_hits_total} and friends. */
   public record Totals(long decisions, long refusals, long hits, long overLimitHits) {}
 
+  /** The limit last counted under this rule: the current one after a reload changed it. */
+  private volatile Limit limit;
+
   private final long[] stamps;
   private final long[] decisions;
   private final long[] refusals;
@@ -19,11 +24,23 @@ public final class RateSeries {
   private long totalHits;
   private long totalOver;
 
-  RateSeries(int seconds) {
+  RateSeries(int seconds, Limit limit) {
+    this.limit = limit;
     stamps = new long[seconds];
     java.util.Arrays.fill(stamps, Long.MIN_VALUE);
     decisions = new long[seconds];
     refusals = new long[seconds];
+  }
+
+  Limit limit() {
+    return limit;
+  }
+
+  /** Notes the limit counted now; a write only when a reload (or an override) changed it. */
+  void counted(Limit counted) {
+    if (limit != counted) {
+      limit = counted;
+    }
   }
 
   synchronized void add(long epochSecond, boolean refused, long hits, long overHits) {

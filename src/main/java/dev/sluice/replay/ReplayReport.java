@@ -27,12 +27,15 @@ public record ReplayReport(
   /**
    * One rule.
    *
+   * @param limit the limit counted under the rule, in words ({@code 100 per 15 minutes,
+   *     fixed_window}); for {@code _override}, the last client limit seen
    * @param requests descriptors counted against it
    * @param shadowRefused over the limit but answered OK because of shadow mode
    * @param topLimited up to 10 keys refused (or shadow-refused) most, with their counts
    */
   public record RuleReport(
       String rule,
+      String limit,
       long requests,
       long allowed,
       long refused,

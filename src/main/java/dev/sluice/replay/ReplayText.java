@@ -17,18 +17,19 @@ public final class ReplayText {
     summary(out, "", report);
     out.append(
         String.format(
-            "%n%-40s %9s %9s %9s %9s %8s%n",
-            "rule", "requests", "allowed", "refused", "shadow", "peak/s"));
+            "%n%-40s %9s %9s %9s %9s %8s  %s%n",
+            "rule", "requests", "allowed", "refused", "shadow", "peak/s", "limit"));
     for (ReplayReport.RuleReport rule : report.rules()) {
       out.append(
           String.format(
-              "%-40s %9d %9d %9d %9d %8d%n",
+              "%-40s %9d %9d %9d %9d %8d  %s%n",
               rule.rule(),
               rule.requests(),
               rule.allowed(),
               rule.refused(),
               rule.shadowRefused(),
-              rule.peakPerSecond()));
+              rule.peakPerSecond(),
+              rule.limit()));
       if (!rule.topLimited().isEmpty()) {
         out.append("  top limited: ").append(keys(rule)).append('\n');
       }
@@ -81,6 +82,7 @@ public final class ReplayText {
                       n(l, ReplayReport.RuleReport::shadowRefused),
                       n(r, ReplayReport.RuleReport::shadowRefused),
                       change(l, r)));
+              out.append("  limit: ").append(limits(l, r)).append('\n');
               if (r != null
                   && !r.topLimited().isEmpty()
                   && (l == null || l.refused() != r.refused())) {
@@ -88,6 +90,13 @@ public final class ReplayText {
               }
             });
     return out.toString();
+  }
+
+  /** The rule's limit, or A's and B's when they differ. */
+  private static String limits(ReplayReport.RuleReport a, ReplayReport.RuleReport b) {
+    String left = a == null ? "-" : a.limit();
+    String right = b == null ? "-" : b.limit();
+    return left.equals(right) ? left : "A " + left + "; B " + right;
   }
 
   /** Refused share of requests, B minus A, in percentage points of the rule's requests. */

@@ -136,9 +136,9 @@ public final class Replayer implements DecisionListener {
   public void counted(CountedOutcome outcome) {
     String id = outcome.domain() + "." + outcome.rule();
     String key = outcome.entries().stream().map(Entry::toString).collect(Collectors.joining(","));
-    tallies
-        .computeIfAbsent(id, k -> new RuleTally())
-        .add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
+    RuleTally tally = tallies.computeIfAbsent(id, k -> new RuleTally());
+    tally.limit = outcome.limit();
+    tally.add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
     // One EVALSHA per counted descriptor, whatever the algorithm: each has its one script
     // (lua/fixed_window.lua does INCRBY and PEXPIRE NX in one step since issue 11.9).
     commandsPerSecond.add(second);
@@ -152,6 +152,7 @@ public final class Replayer implements DecisionListener {
             rulesReport.add(
                 new ReplayReport.RuleReport(
                     id,
+                    t.limit.describe(),
                     t.requests,
                     t.allowed,
                     t.refused,

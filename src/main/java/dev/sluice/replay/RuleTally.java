@@ -1,6 +1,7 @@
 package dev.sluice.replay;
 
 import dev.sluice.metrics.SpaceSaving;
+import dev.sluice.rules.Limit;
 import java.util.List;
 
 /**
@@ -10,6 +11,9 @@ import java.util.List;
 final class RuleTally {
   /** Enough to be exact for the keys a capture's top 10 come from, yet bounded. */
   static final int KEY_SKETCH = 4096;
+
+  /** The limit last counted under the rule. */
+  Limit limit;
 
   long requests;
   long allowed;

@@ -70,6 +70,16 @@ public enum Algorithm {
     return this != SLIDING_WINDOW || unit.compareTo(Unit.DAY) <= 0;
   }
 
+  /**
+   * Whether this algorithm counts over {@code window}: a sliding window over epoch-aligned windows
+   * of at most a day, whatever the unit (it rolls, so it has no calendar windows); the others over
+   * any.
+   */
+  public boolean allows(Window window) {
+    return this != SLIDING_WINDOW
+        || (window instanceof Window.Fixed fixed && fixed.lengthSeconds() <= Unit.DAY.seconds());
+  }
+
   /** The spelling used in rule files and flags. */
   public String configName() {
     return configName;

@@ -22,8 +22,9 @@ public sealed interface RuleKind
    * when every limit allows it and is then charged to all; when one refuses, none is charged.
    *
    * @param limits two or more (one is allowed too: it decides exactly like {@link Counted} does for
-   *     a {@code charge_denied: false} rule), in file order, no two with the same unit and
-   *     algorithm (they would count the same thing twice)
+   *     a {@code charge_denied: false} rule), in file order, no two with the same window (by its
+   *     key: 60 minutes and an hour are one window) and algorithm (they would count the same thing
+   *     twice, in one counter)
    */
   record Several(List<NamedLimit> limits) implements RuleKind {
     public Several {
@@ -35,9 +36,9 @@ public sealed interface RuleKind
         for (int j = 0; j < i; j++) {
           Limit a = limits.get(i).limit();
           Limit b = limits.get(j).limit();
-          if (a.unit() == b.unit() && a.algorithm() == b.algorithm()) {
+          if (a.window().keyPart().equals(b.window().keyPart()) && a.algorithm() == b.algorithm()) {
             throw new IllegalArgumentException(
-                "rate_limits has two limits per " + a.unit() + " by " + a.algorithm());
+                "rate_limits has two limits per " + a.window().words() + " by " + a.algorithm());
           }
         }
       }

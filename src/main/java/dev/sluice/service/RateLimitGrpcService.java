@@ -23,6 +23,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.opentelemetry.context.Scope;
+import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -56,11 +57,12 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
       HeaderConfig headers,
       SluiceMetrics metrics,
       Tracing tracing) {
-    this(limiter, limits, headers, metrics, tracing, RequestCapture.OFF);
+    this(limiter, limits, headers, metrics, tracing, RequestCapture.OFF, Clock.systemUTC());
   }
 
   /**
    * @param capture handed every valid request before it is decided ({@code --capture-file})
+   * @param clock the service clock, for the length of a calendar window in {@code RateLimit-Limit}
    */
   public RateLimitGrpcService(
       RateLimiter limiter,
@@ -68,10 +70,11 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
       HeaderConfig headers,
       SluiceMetrics metrics,
       Tracing tracing,
-      RequestCapture capture) {
+      RequestCapture capture,
+      Clock clock) {
     this.limiter = limiter;
     this.mapping = new RequestMapping(limits);
-    this.headers = new ResponseHeaders(headers);
+    this.headers = new ResponseHeaders(headers, clock);
     this.dynamicMetadata = headers.dynamicMetadata();
     this.metrics = metrics;
     this.tracing = tracing;

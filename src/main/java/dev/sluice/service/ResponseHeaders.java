@@ -5,7 +5,9 @@ import dev.sluice.limiter.Code;
 import dev.sluice.limiter.CurrentLimit;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorDecision;
+import dev.sluice.rules.Window;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,13 +17,20 @@ import java.util.List;
  * descriptor was counted. Envoy adds them to the 429 or to the upstream response. {@code
  * RateLimit-Limit} is the limit's capacity: {@code requests_per_unit}, or a token bucket's {@code
  * burst}. A descriptor with several limits ({@code rate_limits}) lists each as its own quota policy
- * after the current one, as the IETF RateLimit draft writes them: {@code 10, 10;w=1, 1000;w=3600}.
+ * after the current one, as the IETF RateLimit draft writes them: {@code 10, 10;w=1, 1000;w=3600};
+ * so does one limit whose window is not one whole unit ({@code 100, 100;w=900}), since Envoy's
+ * {@code current_limit.unit} cannot say it.
  */
 final class ResponseHeaders {
   private final HeaderConfig config;
+  private final Clock clock;
 
-  ResponseHeaders(HeaderConfig config) {
+  /**
+   * @param clock for the length of the calendar window holding now, a policy's {@code w}
+   */
+  ResponseHeaders(HeaderConfig config, Clock clock) {
     this.config = config;
+    this.clock = clock;
   }
 
   List<HeaderValue> of(Decision decision) {
@@ -53,9 +62,13 @@ final class ResponseHeaders {
         header(config.resetHeader(), reset));
   }
 
-  /** The current limit, then each policy {@code quota;w=window seconds} when there are several. */
-  private static String limitValue(long limit, List<CurrentLimit> policies) {
-    if (policies.size() < 2) {
+  /**
+   * The current limit, then each policy {@code quota;w=window seconds} when there are several, or
+   * when the one window is not a whole unit (the unit Envoy sees does not say it): {@code 100,
+   * 100;w=900}. A calendar window's {@code w} is the length of the one holding now.
+   */
+  private String limitValue(long limit, List<CurrentLimit> policies) {
+    if (policies.size() < 2 && (policies.isEmpty() || isOneUnit(policies.get(0)))) {
       return Long.toString(limit);
     }
     StringBuilder value = new StringBuilder().append(limit);
@@ -64,9 +77,19 @@ final class ResponseHeaders {
           .append(", ")
           .append(policy.limit().capacity())
           .append(";w=")
-          .append(policy.limit().unit().seconds());
+          .append(windowSeconds(policy.limit().window()));
     }
     return value.toString();
+  }
+
+  private static boolean isOneUnit(CurrentLimit policy) {
+    return policy.limit().window() instanceof Window.Fixed fixed && fixed.multiplier() == 1;
+  }
+
+  private long windowSeconds(Window window) {
+    return window instanceof Window.Fixed fixed
+        ? fixed.lengthSeconds()
+        : window.lengthMillis(clock.millis()) / 1000;
   }
 
   private static long ceilSeconds(Duration duration) {

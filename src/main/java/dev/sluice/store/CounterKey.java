@@ -2,15 +2,18 @@ package dev.sluice.store;
 
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
+import dev.sluice.rules.Window;
 import dev.sluice.store.algorithm.CountingAlgorithm;
 import java.util.List;
 
 /**
- * Builds the identity of a counter. The key names the algorithm, the window length, the domain and
- * every entry, so a minute and an hour limit on the same entries never share a counter. Each part
- * is escaped ({@code %}, {@code |}, {@code =}), which makes the mapping injective: unlike the
- * reference's {@code _}-joined keys, entries ({@code a_b},{@code c}) and ({@code a},{@code b_c})
- * cannot collide. Example: {@code fw|60|api|user=alice}.
+ * Builds the identity of a counter. The key names the algorithm, the window ({@link
+ * Window#keyPart}: its length in seconds, or a calendar unit and zone such as {@code
+ * month@Europe/Berlin}), the domain and every entry, so a minute and an hour limit on the same
+ * entries never share a counter, and changing a window's multiplier or zone starts new counters.
+ * Each part is escaped ({@code %}, {@code |}, {@code =}), which makes the mapping injective: unlike
+ * the reference's {@code _}-joined keys, entries ({@code a_b},{@code c}) and ({@code a},{@code
+ * b_c}) cannot collide. Example: {@code fw|60|api|user=alice}.
  */
 public final class CounterKey {
   private CounterKey() {}
@@ -18,11 +21,13 @@ public final class CounterKey {
   public static String of(String domain, List<Entry> entries, Limit limit) {
     if (entries.size() == 1 && !needsEscape(domain)) {
       Entry entry = entries.get(0);
-      if (!needsEscape(entry.key()) && !needsEscape(entry.value())) {
+      if (!needsEscape(entry.key())
+          && !needsEscape(entry.value())
+          && limit.window() instanceof Window.Fixed fixed) {
         // The usual descriptor, built in one exactly sized allocation: same key as below.
         return CountingAlgorithm.of(limit.algorithm()).keyTag()
             + '|'
-            + limit.unit().seconds()
+            + fixed.lengthSeconds()
             + '|'
             + domain
             + '|'
@@ -33,7 +38,7 @@ public final class CounterKey {
     }
     StringBuilder key = new StringBuilder(32 + domain.length() + entries.size() * 24);
     key.append(CountingAlgorithm.of(limit.algorithm()).keyTag());
-    key.append('|').append(limit.unit().seconds()).append('|');
+    key.append('|').append(limit.window().keyPart()).append('|');
     escape(domain, key);
     appendEntries(entries, key);
     return key.toString();
@@ -53,16 +58,16 @@ public final class CounterKey {
 
   /**
    * The counter of one limit of a {@code rate_limits} list: the group's tag, the algorithm and the
-   * window length. Example: {@code ml|api|user=alice|fw|1}. Never equal to a {@link #of} key (those
-   * start with the algorithm's tag), and unique per limit because a list holds each unit and
-   * algorithm once.
+   * window. Example: {@code ml|api|user=alice|fw|1}. Never equal to a {@link #of} key (those start
+   * with the algorithm's tag), and unique per limit because a list holds each window and algorithm
+   * once.
    */
   public static String ofSeveral(String group, Limit limit) {
     return group
         + '|'
         + CountingAlgorithm.of(limit.algorithm()).keyTag()
         + '|'
-        + limit.unit().seconds();
+        + limit.window().keyPart();
   }
 
   private static void appendEntries(List<Entry> entries, StringBuilder key) {

@@ -7,11 +7,12 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The reference's per-second Redis (REDIS_PERSECOND): hits of limits whose unit is {@code second}
- * go to {@code perSecond}, all others to {@code rest}. A request's hits are split once and each
- * part is sent in one call, both at the same time, so a request costs at most one round trip to
- * each store and no more time than the slower of the two. A request that has hits of only one kind
- * touches only that store, so an outage of one fails only the requests that need it (each store
- * keeps its own breaker). Owns neither store: closing this closes nothing. Thread-safe, stateless.
+ * (whatever its {@code unit_multiplier}: the unit decides) go to {@code perSecond}, all others to
+ * {@code rest}. A request's hits are split once and each part is sent in one call, both at the same
+ * time, so a request costs at most one round trip to each store and no more time than the slower of
+ * the two. A request that has hits of only one kind touches only that store, so an outage of one
+ * fails only the requests that need it (each store keeps its own breaker). Owns neither store:
+ * closing this closes nothing. Thread-safe, stateless.
  */
 public final class UnitSplitStore implements CounterStore {
   private final CounterStore rest;

@@ -10,18 +10,23 @@ import dev.sluice.rules.Rule;
 import dev.sluice.rules.RuleFlags;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.Unit;
+import dev.sluice.rules.Window;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.LocalView;
 import dev.sluice.store.algorithm.FixedWindow;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The admin rendering of a rule's consistency and of a counter's local view. */
+/** The admin rendering of a rule's consistency and window, and of a counter's local view. */
 class AdminProtosTest {
   private static Rule rule(Consistency consistency) {
-    Limit limit = Limit.of(10, Unit.MINUTE, Algorithm.FIXED_WINDOW).withConsistency(consistency);
+    return rule(Limit.of(10, Unit.MINUTE, Algorithm.FIXED_WINDOW).withConsistency(consistency));
+  }
+
+  private static Rule rule(Limit limit) {
     return new Rule(
         "api", "user", new RuleKind.Counted(limit), "", Set.of(), RuleFlags.NONE, "r.yaml:3");
   }
@@ -30,6 +35,34 @@ class AdminProtosTest {
   void rule_showsItsConsistency() {
     assertThat(AdminProtos.rule(rule(Consistency.SYNCED)).getConsistency()).isEqualTo("synced");
     assertThat(AdminProtos.rule(rule(Consistency.EXACT)).getConsistency()).isEqualTo("exact");
+  }
+
+  @Test
+  void rule_showsItsWindow() {
+    dev.sluice.admin.v1.Rule plain = AdminProtos.rule(rule(Consistency.EXACT));
+    assertThat(plain.getWindow()).isEqualTo("minute");
+    assertThat(plain.getUnitMultiplier()).isEqualTo(1);
+    assertThat(plain.getTimeZone()).isEmpty();
+
+    Limit quarter =
+        new Limit(
+            10, new Window.Fixed(Unit.MINUTE, 15), Algorithm.FIXED_WINDOW, 10, Consistency.EXACT);
+    dev.sluice.admin.v1.Rule shown = AdminProtos.rule(rule(quarter));
+    assertThat(shown.getUnit()).isEqualTo("minute");
+    assertThat(shown.getUnitMultiplier()).isEqualTo(15);
+    assertThat(shown.getWindow()).isEqualTo("15 minutes");
+
+    Limit month =
+        new Limit(
+            3,
+            new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Berlin")),
+            Algorithm.FIXED_WINDOW,
+            3,
+            Consistency.EXACT);
+    dev.sluice.admin.v1.Rule calendar = AdminProtos.rule(rule(month));
+    assertThat(calendar.getUnit()).isEqualTo("month");
+    assertThat(calendar.getTimeZone()).isEqualTo("Europe/Berlin");
+    assertThat(calendar.getWindow()).isEqualTo("calendar month in Europe/Berlin");
   }
 
   @Test

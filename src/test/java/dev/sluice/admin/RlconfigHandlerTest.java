@@ -49,6 +49,29 @@ class RlconfigHandlerTest {
   }
 
   @Test
+  void dump_windowsOtherThanOneUnit_sayTheFieldAfterTheUnit() {
+    RuleSet rules =
+        InlineRules.load(
+            """
+            domain: rl
+            descriptors:
+              - key: quarter
+                rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 100}
+              - key: plan
+                rate_limit: {unit: month, time_zone: Europe/Berlin, requests_per_unit: 3}
+            """);
+
+    assertThat(RlconfigHandler.dump(rules))
+        .isEqualTo(
+            """
+            rl.plan: unit=MONTH time_zone=Europe/Berlin requests_per_unit=3, shadow_mode: false, \
+            quota_mode: false
+            rl.quarter: unit=MINUTE unit_multiplier=15 requests_per_unit=100, shadow_mode: false, \
+            quota_mode: false
+            """);
+  }
+
+  @Test
   void dump_noRules_isEmpty() {
     assertThat(RlconfigHandler.dump(RuleSet.empty())).isEmpty();
   }

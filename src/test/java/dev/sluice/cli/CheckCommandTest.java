@@ -2,14 +2,16 @@ package dev.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code sluice check} on an empty rule directory (issue 11 item 5). */
+/** {@code sluice check}: an empty rule directory (issue 11 item 5), and each rule in words. */
 class CheckCommandTest {
   @TempDir Path dir;
 
@@ -33,5 +35,38 @@ class CheckCommandTest {
   void check_emptyDirectoryWithAllowEmptyRules_exitsZero() {
     assertThat(check("--config", dir.toString(), "--allow-empty-rules")).isEqualTo(0);
     assertThat(out.toString()).startsWith("OK: 0 file(s), 0 domain(s), 0 rule(s)");
+  }
+
+  @Test
+  void check_validRules_printsEachRulesWindowInWords() throws IOException {
+    Files.writeString(
+        dir.resolve("api.yaml"),
+        """
+        domain: api
+        descriptors:
+          - key: quarter
+            rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 100}
+          - key: plan
+            rate_limit: {unit: month, time_zone: Europe/Berlin, requests_per_unit: 3}
+          - key: user
+            rate_limits:
+              - {unit: second, requests_per_unit: 10}
+              - {unit: hour, unit_multiplier: 6, requests_per_unit: 1000, algorithm: token_bucket, burst: 50}
+          - key: free
+            rate_limit: {unlimited: true}
+          - key: parent
+            descriptors:
+              - key: child
+                rate_limit: {unit: month, requests_per_unit: 1}
+        """);
+
+    assertThat(check("--config", dir.toString())).isEqualTo(0);
+    assertThat(out.toString().lines().skip(1))
+        .containsExactly(
+            "  api.free: unlimited",
+            "  api.parent.child: 1 per month (30 days), fixed_window",
+            "  api.plan: 3 per calendar month in Europe/Berlin, fixed_window",
+            "  api.quarter: 100 per 15 minutes, fixed_window",
+            "  api.user: 10 per second, fixed_window; 1000 per 6 hours, token_bucket, burst 50");
   }
 }

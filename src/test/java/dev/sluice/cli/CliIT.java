@@ -64,7 +64,9 @@ class CliIT {
 
     assertThat(result.exit()).isZero();
     assertThat(result.stdout())
-        .matches("OK: 1 file\\(s\\), 1 domain\\(s\\), \\d+ rule\\(s\\), version [0-9a-f]+\\n");
+        .matches(
+            "OK: 1 file\\(s\\), 1 domain\\(s\\), \\d+ rule\\(s\\), version [0-9a-f]+\\n"
+                + "(  edge\\.\\S+: [^\\n]+\\n)+");
     assertThat(result.stderr()).isEmpty();
   }
 

@@ -164,6 +164,28 @@ class ExplainerTest {
         .contains("none yet (a fresh window), 5 remaining");
   }
 
+  @Test
+  void render_windowOtherThanOneUnit_namesTheWindowAndItsKey() {
+    RuleSet rules =
+        InlineRules.load(
+            """
+            domain: api
+            descriptors:
+              - key: quarter
+                rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 100}
+              - key: plan
+                rate_limit: {unit: month, time_zone: Europe/Berlin, requests_per_unit: 3}
+            """);
+    Explainer windows = new Explainer(() -> rules, store, Algorithm.FIXED_WINDOW);
+
+    assertThat(ExplainText.render(windows.explain(call(descriptor("quarter=q"))).join()))
+        .contains("100 per 15 minutes, fixed_window")
+        .contains("key      fw|900|api|quarter=q");
+    assertThat(ExplainText.render(windows.explain(call(descriptor("plan=p"))).join()))
+        .contains("3 per calendar month in Europe/Berlin, fixed_window")
+        .contains("key      fw|month@Europe/Berlin|api|plan=p");
+  }
+
   private static Effect.Counted counted(Explanation explanation) {
     return (Effect.Counted) explanation.descriptors().get(0).effect();
   }

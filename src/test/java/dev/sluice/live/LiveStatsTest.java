@@ -31,6 +31,10 @@ class LiveStatsTest {
             - key: trial
               shadow_mode: true
               rate_limit: {unit: minute, requests_per_unit: 0}
+            - key: plan
+              rate_limit: {unit: month, time_zone: Europe/Berlin, requests_per_unit: 3}
+            - key: quarter
+              rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 100}
           """);
 
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_040L);
@@ -94,6 +98,21 @@ class LiveStatsTest {
               assertThat(r.totals()).isEqualTo(new RateSeries.Totals(1, 0, 1, 1));
             });
     assertThat(snapshot.topRefused()).isEmpty();
+  }
+
+  @Test
+  void snapshot_eachRule_showsItsLimitWithTheWindow() {
+    decide("plan", "p");
+    decide("quarter", "q");
+    decide("user", "u");
+
+    assertThat(live.snapshot().rules())
+        .extracting(LiveSnapshot.RuleView::rule, LiveSnapshot.RuleView::limit)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "plan", "3 per calendar month in Europe/Berlin, fixed_window"),
+            org.assertj.core.groups.Tuple.tuple("quarter", "100 per 15 minutes, fixed_window"),
+            org.assertj.core.groups.Tuple.tuple("user", "2 per minute, fixed_window"));
   }
 
   @Test

@@ -2,12 +2,15 @@ package dev.sluice.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
 import org.junit.jupiter.api.Test;
 
 class RateSeriesTest {
   @Test
   void window_placesEachSecondOldestFirst_andForgetsSecondsOlderThanTheRing() {
-    RateSeries series = new RateSeries(5);
+    RateSeries series = new RateSeries(5, Limit.of(2, Unit.MINUTE, Algorithm.FIXED_WINDOW));
     series.add(100, false, 1, 0);
     series.add(100, true, 1, 1);
     series.add(103, true, 2, 2);
@@ -22,7 +25,7 @@ class RateSeriesTest {
 
   @Test
   void add_aBucketFromAnOlderLap_isClearedBeforeReuse() {
-    RateSeries series = new RateSeries(3);
+    RateSeries series = new RateSeries(3, Limit.of(2, Unit.MINUTE, Algorithm.FIXED_WINDOW));
     series.add(10, true, 1, 1);
     series.add(13, false, 1, 0); // same bucket as 10, three seconds later
 

@@ -74,6 +74,7 @@ class ReplayerTest {
         .containsExactly(
             new ReplayReport.RuleReport(
                 "shop.path_/checkout",
+                "1 per minute, fixed_window",
                 3,
                 3,
                 0,
@@ -81,7 +82,14 @@ class ReplayerTest {
                 2,
                 List.of(new SpaceSaving.Counted<>("path=/checkout", 2, 0))),
             new ReplayReport.RuleReport(
-                "shop.user", 7, 5, 2, 0, 4, List.of(new SpaceSaving.Counted<>("user=a", 2, 0))));
+                "shop.user",
+                "3 per minute, fixed_window",
+                7,
+                5,
+                2,
+                0,
+                4,
+                List.of(new SpaceSaving.Counted<>("user=a", 2, 0))));
   }
 
   @Test
@@ -95,6 +103,9 @@ class ReplayerTest {
     // 2 of 7 refused (28.6%) becomes 1 of 7 (14.3%).
     assertThat(text).containsPattern("shop\\.user +7 +7 +2 +1 +0 +0 +-14\\.3%");
     assertThat(text).contains("B limits most: user=a (1)");
+    assertThat(text)
+        .contains("  limit: A 3 per minute, fixed_window; B 4 per minute, fixed_window\n")
+        .contains("  limit: 1 per minute, fixed_window\n");
   }
 
   @Test
@@ -119,6 +130,53 @@ class ReplayerTest {
     }
 
     assertThat(three).isEqualTo(one);
+  }
+
+  @Test
+  void render_eachRule_showsItsLimitWithTheWindow(@TempDir Path dir) throws Exception {
+    String rules =
+        """
+        domain: shop
+        descriptors:
+          - key: user
+            rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 3}
+          - key: path
+            rate_limit: {unit: month, time_zone: Asia/Kolkata, requests_per_unit: 1}
+        """;
+
+    String text = ReplayText.render(replay(rules, write(dir)));
+
+    assertThat(text)
+        .containsPattern("shop\\.user .* 3 per 15 minutes, fixed_window\n")
+        .containsPattern("shop\\.path .* 1 per calendar month in Asia/Kolkata, fixed_window\n");
+  }
+
+  /** 2 per 15 minutes: the windows start at :45 UTC whatever the capture's first second is. */
+  @Test
+  void replay_fifteenMinuteWindow_resetsAtTheEpochAlignedBoundary(@TempDir Path dir)
+      throws Exception {
+    String rules =
+        """
+        domain: shop
+        descriptors:
+          - key: user
+            rate_limit: {unit: minute, unit_multiplier: 15, requests_per_unit: 2}
+        """;
+    long quarterEnd = 1_700_000_100_000L; // 22:15:00 UTC
+    List<String> lines = new ArrayList<>();
+    for (long offset : new long[] {-60_000, -30_000, -1, 0, 1}) {
+      lines.add(
+          new CapturedRequest(
+                  quarterEnd + offset, "shop", List.of(List.of(new Entry("user", "a"))), 0)
+              .toJsonLine());
+    }
+    Path capture = Files.write(dir.resolve("quarter.jsonl"), lines);
+
+    ReplayReport.RuleReport user = replay(rules, capture).rules().get(0);
+
+    assertThat(user.limit()).isEqualTo("2 per 15 minutes, fixed_window");
+    assertThat(user.allowed()).as("two before 22:15, two after").isEqualTo(4);
+    assertThat(user.refused()).isEqualTo(1);
   }
 
   @Test

@@ -8,10 +8,15 @@ import dev.sluice.limiter.CurrentLimit;
 import dev.sluice.limiter.Decision;
 import dev.sluice.limiter.DescriptorDecision;
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
+import dev.sluice.rules.Window;
+import dev.sluice.testing.FakeClock;
 import io.envoyproxy.envoy.config.core.v3.HeaderValue;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,9 +28,13 @@ import org.junit.jupiter.api.Test;
  * RateLimit-Remaining} never exceeds {@code RateLimit-Limit} (issue 13: "Limit: 2, Remaining: 4").
  */
 class ResponseHeadersTest {
+  /** In February 2024 in Berlin: a calendar month of 29 days. */
+  private final FakeClock clock = new FakeClock(Instant.parse("2024-02-10T12:00:00Z"));
+
   private final ResponseHeaders headers =
       new ResponseHeaders(
-          new HeaderConfig(true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"));
+          new HeaderConfig(true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
+          clock);
 
   private static Decision counted(Limit limit, long remaining) {
     DescriptorDecision status =
@@ -61,5 +70,31 @@ class ResponseHeadersTest {
     assertThat(of(counted(fixed, 3)))
         .containsEntry("RateLimit-Limit", "10")
         .containsEntry("RateLimit-Remaining", "3");
+  }
+
+  @Test
+  void windowOfSeveralUnits_isNamedAsAPolicyWithItsSeconds() {
+    Limit quarter =
+        new Limit(
+            100, new Window.Fixed(Unit.MINUTE, 15), Algorithm.FIXED_WINDOW, 100, Consistency.EXACT);
+
+    assertThat(of(counted(quarter, 40))).containsEntry("RateLimit-Limit", "100, 100;w=900");
+  }
+
+  @Test
+  void calendarWindow_isNamedWithTheLengthOfTheOneHoldingNow() {
+    Limit month =
+        new Limit(
+            3,
+            new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Berlin")),
+            Algorithm.FIXED_WINDOW,
+            3,
+            Consistency.EXACT);
+
+    assertThat(of(counted(month, 1))).containsEntry("RateLimit-Limit", "3, 3;w=2505600");
+    clock.set(Instant.parse("2024-03-10T12:00:00Z"));
+    assertThat(of(counted(month, 1)))
+        .as("31 days less the hour lost to summer time")
+        .containsEntry("RateLimit-Limit", "3, 3;w=" + (31 * 86_400 - 3_600));
   }
 }

@@ -3,9 +3,12 @@ package dev.sluice.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
+import dev.sluice.rules.Window;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -112,5 +115,48 @@ class CounterKeyTest {
 
   private static Limit limit(Unit unit) {
     return Limit.of(1, unit, Algorithm.FIXED_WINDOW);
+  }
+
+  @Test
+  void of_windowsOtherThanOneUnit_putTheirLengthOrCalendarIntoTheKey() {
+    List<Entry> one = List.of(new Entry("user", "alice"));
+    List<Entry> two = List.of(new Entry("user", "alice"), new Entry("path", "/a"));
+    Limit quarter =
+        new Limit(
+            100, new Window.Fixed(Unit.MINUTE, 15), Algorithm.FIXED_WINDOW, 100, Consistency.EXACT);
+    Limit berlin =
+        new Limit(
+            3,
+            new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Berlin")),
+            Algorithm.TOKEN_BUCKET,
+            3,
+            Consistency.EXACT);
+
+    assertThat(CounterKey.of("api", one, quarter)).isEqualTo("fw|900|api|user=alice");
+    assertThat(CounterKey.of("api", two, quarter)).isEqualTo("fw|900|api|user=alice|path=/a");
+    assertThat(CounterKey.of("api", one, berlin))
+        .isEqualTo("tb|month@Europe/Berlin|api|user=alice");
+    assertThat(CounterKey.of("api", two, berlin))
+        .isEqualTo("tb|month@Europe/Berlin|api|user=alice|path=/a");
+    assertThat(CounterKey.ofSeveral(CounterKey.group("api", one), berlin))
+        .isEqualTo("ml|api|user=alice|tb|month@Europe/Berlin");
+  }
+
+  @Test
+  void of_changedMultiplierOrZone_startsAnotherCounter() {
+    List<Entry> entries = List.of(new Entry("user", "alice"));
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (Window window :
+        List.of(
+            Window.of(Unit.MINUTE),
+            new Window.Fixed(Unit.MINUTE, 15),
+            new Window.Fixed(Unit.MINUTE, 16),
+            Window.of(Unit.MONTH),
+            new Window.Calendar(Unit.MONTH, ZoneId.of("UTC")),
+            new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Berlin")),
+            new Window.Calendar(Unit.WEEK, ZoneId.of("Europe/Berlin")))) {
+      Limit limit = new Limit(5, window, Algorithm.FIXED_WINDOW, 5, Consistency.EXACT);
+      assertThat(keys.add(CounterKey.of("api", entries, limit))).as("%s", window).isTrue();
+    }
   }
 }

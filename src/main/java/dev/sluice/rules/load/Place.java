@@ -39,7 +39,9 @@ enum Place {
           "replaces",
           "algorithm",
           "burst",
-          "consistency")),
+          "consistency",
+          "unit_multiplier",
+          "time_zone")),
   REPLACES_ENTRY("a replaces entry", "in a replaces entry", Set.of("name"));
 
   /** Where to look first for a field's home when it is in the wrong place. */

@@ -7,6 +7,7 @@ import dev.sluice.rules.NamedLimit;
 import dev.sluice.rules.RateLimitSpec;
 import dev.sluice.rules.RuleKind;
 import dev.sluice.rules.Unit;
+import dev.sluice.rules.Window;
 import dev.sluice.rules.load.NodeReader.Fields;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,19 +23,22 @@ import org.yaml.snakeyaml.nodes.Node;
 /**
  * Reads one {@code rate_limit} block: the reference's {@code unit}, {@code requests_per_unit},
  * {@code unlimited}, {@code name} and {@code replaces}, plus Sluice's {@code algorithm}, {@code
- * burst} and {@code consistency}. A missing {@code requests_per_unit} means 0 (every hit is over
- * the limit), as in the reference, where that is how a "block" rule is written.
+ * burst}, {@code consistency}, and the window's {@code unit_multiplier} and {@code time_zone}
+ * ({@link WindowReader}). A missing {@code requests_per_unit} means 0 (every hit is over the
+ * limit), as in the reference, where that is how a "block" rule is written.
  */
 final class RateLimitReader {
   private static final String UNITS = "second, minute, hour, day, week, month or year";
   private static final String ALGORITHMS = Algorithm.CONFIG_NAMES;
 
   private final NodeReader reader;
+  private final WindowReader windows;
   private final Algorithm defaultAlgorithm;
   private final Consistency defaultConsistency;
 
   RateLimitReader(NodeReader reader, Algorithm defaultAlgorithm, Consistency defaultConsistency) {
     this.reader = reader;
+    this.windows = new WindowReader(reader);
     this.defaultAlgorithm = defaultAlgorithm;
     this.defaultConsistency = defaultConsistency;
   }
@@ -94,13 +98,14 @@ final class RateLimitReader {
         continue;
       }
       Limit limit = counted.limit();
-      String slot = limit.unit() + "/" + limit.algorithm();
+      // By the window's key: 60 minutes and an hour would share one counter.
+      String slot = limit.window().keyPart() + "/" + limit.algorithm();
       Integer first = firstLine.putIfAbsent(slot, NodeReader.line(item));
       if (first != null) {
         reader.report(
             item,
             "rate_limits has two limits per "
-                + limit.unit().name().toLowerCase(Locale.ROOT)
+                + limit.window().words()
                 + " counted by "
                 + limit.algorithm().configName()
                 + " (first at line "
@@ -124,7 +129,8 @@ final class RateLimitReader {
     if (f.has("unit")) {
       reader.report(f.line("unit"), "should not specify rate limit unit when unlimited");
     }
-    for (String field : List.of("algorithm", "burst", "consistency")) {
+    for (String field :
+        List.of("algorithm", "burst", "consistency", "unit_multiplier", "time_zone")) {
       if (f.has(field)) {
         reader.report(f.line(field), "should not specify " + field + " when unlimited");
       }
@@ -135,6 +141,7 @@ final class RateLimitReader {
   private Optional<Limit> limit(Fields f) {
     Optional<Unit> unit = unit(f);
     OptionalLong requestsPerUnit = reader.uint32(f, "requests_per_unit");
+    WindowReader.Parts parts = windows.parts(f);
     Optional<Algorithm> algorithm = algorithm(f);
     OptionalLong burst = reader.uint32(f, "burst");
     if (burst.isPresent() && algorithm.isPresent() && !algorithm.get().takesBurst()) {
@@ -159,13 +166,14 @@ final class RateLimitReader {
               + unit.get().name().toLowerCase(Locale.ROOT));
       return Optional.empty();
     }
+    Optional<Window> window = windows.window(f, parts, unit.get(), algorithm.get());
     Optional<Consistency> consistency = consistency(f, algorithm.get());
-    if (consistency.isEmpty()) {
+    if (window.isEmpty() || consistency.isEmpty()) {
       return Optional.empty();
     }
     long rate = requestsPerUnit.orElse(0);
     return Optional.of(
-        new Limit(rate, unit.get(), algorithm.get(), burst.orElse(rate), consistency.get()));
+        new Limit(rate, window.get(), algorithm.get(), burst.orElse(rate), consistency.get()));
   }
 
   /** The block's consistency, or the default; empty (after reporting) when it cannot count. */

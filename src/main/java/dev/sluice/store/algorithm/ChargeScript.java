@@ -41,7 +41,8 @@ public final class ChargeScript {
    * @param charged the hit was charged
    * @param key the Redis key charged (a fixed window's key with its index, a sliding window's or a
    *     bucket's hash), for a refund
-   * @param index the window charged (a sliding window's field in {@code key}), 0 for a bucket
+   * @param index the window charged (a sliding window's field in {@code key}), 0 for a bucket and a
+   *     fixed window (whose {@code key} names its window)
    */
   public record Counted(Usage usage, boolean fits, boolean charged, String key, long index) {}
 
@@ -57,7 +58,7 @@ public final class ChargeScript {
   static String scriptKey(RedisBatch redis, Charge.Group group, Hit hit, long nowMillis) {
     String base = baseKey(redis, group, hit);
     if (CountingAlgorithm.of(hit.limit().algorithm()) == FixedWindow.INSTANCE) {
-      return base + "|" + FixedWindow.index(nowMillis, hit.limit().unit().millis());
+      return base + "|" + hit.limit().window().index(nowMillis);
     }
     return base;
   }
@@ -88,12 +89,25 @@ public final class ChargeScript {
         args.add(CountingAlgorithm.of(hit.limit().algorithm()).keyTag());
         args.add(Long.toString(hit.limit().requestsPerUnit()));
         args.add(Long.toString(hit.limit().burst()));
-        args.add(Long.toString(hit.limit().unit().seconds()));
+        args.add(Long.toString(TokenBucketState.windowSeconds(hit.limit(), nowMillis)));
         args.add(Long.toString(hit.hits()));
+        args.add(Long.toString(fixedWindowStart(hit, nowMillis)));
       }
     }
     RedisBatch.Reply<Object> reply = redis.script(SCRIPT, keys, args);
     return () -> countedOf(reply.get(), hits, keys);
+  }
+
+  /**
+   * Where the fixed window holding {@code nowMillis} starts, for its reset: the script cannot
+   * compute a calendar window; 0 for the other algorithms.
+   */
+  private static long fixedWindowStart(Hit hit, long nowMillis) {
+    if (CountingAlgorithm.of(hit.limit().algorithm()) != FixedWindow.INSTANCE) {
+      return 0;
+    }
+    dev.sluice.rules.Window window = hit.limit().window();
+    return window.startMillis(window.index(nowMillis));
   }
 
   /** Queues the refund of {@code charged} (each a hit and the key it was charged under). */

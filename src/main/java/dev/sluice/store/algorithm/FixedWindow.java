@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Counts hits per epoch-aligned window, on the service's clock (as in the reference service, so
- * every instance agrees on window boundaries up to clock skew). Every hit is charged, refused or
- * not.
+ * Counts hits per window of the limit ({@link dev.sluice.rules.Window}: one unit or several,
+ * aligned to the epoch, or a calendar window in a zone), on the service's clock (as in the
+ * reference service, so every instance agrees on window boundaries up to clock skew). Every hit is
+ * charged, refused or not.
  *
  * <p>Memory: one {@link Window} per key, holding its window index. Redis: the key is the prefix,
  * the counter key and the window index ({@code fw|60|api|user=alice|29334500}); {@code
@@ -30,7 +31,10 @@ public final class FixedWindow implements CountingAlgorithm {
 
   private FixedWindow() {}
 
-  /** The index of the window holding {@code nowMillis}: windows since the Unix epoch. */
+  /**
+   * The index of the epoch-aligned window of {@code windowMillis} holding {@code nowMillis}:
+   * windows since the Unix epoch ({@link dev.sluice.rules.Window#index} for any window).
+   */
   public static long index(long nowMillis, long windowMillis) {
     return Math.floorDiv(nowMillis, windowMillis);
   }
@@ -72,10 +76,10 @@ public final class FixedWindow implements CountingAlgorithm {
   @Override
   public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
-    long windowMillis = hit.limit().unit().millis();
-    long index = index(nowMillis, windowMillis);
+    dev.sluice.rules.Window window = hit.limit().window();
+    long index = window.index(nowMillis);
     long count = saturatingAdd(countIn(current, index), hit.hits());
-    Window next = new Window(index, count, (index + 1) * windowMillis);
+    Window next = new Window(index, count, window.endMillis(index));
     return new MemoryCounter.Step(next, usageOf(hit.limit(), count, nowMillis));
   }
 
@@ -86,10 +90,10 @@ public final class FixedWindow implements CountingAlgorithm {
       return null;
     }
     long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
-    long windowMillis = hit.limit().unit().millis();
-    long index = index(nowMillis, windowMillis);
+    dev.sluice.rules.Window limitWindow = hit.limit().window();
+    long index = limitWindow.index(nowMillis);
     long count = saturatingAdd(countIn(window, index), hit.hits());
-    window.set(index, count, (index + 1) * windowMillis);
+    window.set(index, count, limitWindow.endMillis(index));
     return usageOf(hit.limit(), count, nowMillis);
   }
 
@@ -101,7 +105,7 @@ public final class FixedWindow implements CountingAlgorithm {
   @Override
   public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
     long nowMillis = CountingAlgorithm.epochMillis(nowMicros);
-    long index = index(nowMillis, hit.limit().unit().millis());
+    long index = hit.limit().window().index(nowMillis);
     boolean live = current instanceof Window window && window.index == index;
     long count = countIn(current, index);
     return new CounterState(hit.key(), live, usageOf(hit.limit(), count, nowMillis));
@@ -111,7 +115,7 @@ public final class FixedWindow implements CountingAlgorithm {
   public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
     String key = redisKey(redis, hit, nowMillis);
     List<String> args =
-        List.of(Long.toString(hit.hits()), Long.toString(ttlMillis(hit.limit(), redis)));
+        List.of(Long.toString(hit.hits()), Long.toString(ttlMillis(hit.limit(), nowMillis, redis)));
     RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(key), args);
     return () -> usageOf(hit.limit(), countOf(reply.get()), nowMillis);
   }
@@ -120,10 +124,11 @@ public final class FixedWindow implements CountingAlgorithm {
    * How long a window's counter lives on Redis: a whole window (see the class comment), plus the
    * store's random jitter so the counters of one window do not all expire in the same second (the
    * reference's EXPIRATION_JITTER_MAX_SECONDS). Set once per window (NX), so each counter keeps the
-   * jitter of its first hit.
+   * jitter of its first hit. A calendar window's is the length of the one holding {@code
+   * nowMillis}.
    */
-  static long ttlMillis(Limit limit, RedisBatch redis) {
-    return limit.unit().millis() + redis.expiryJitterMillis();
+  static long ttlMillis(Limit limit, long nowMillis, RedisBatch redis) {
+    return limit.window().lengthMillis(nowMillis) + redis.expiryJitterMillis();
   }
 
   private static long countOf(Object reply) {
@@ -149,12 +154,11 @@ public final class FixedWindow implements CountingAlgorithm {
   }
 
   private static String redisKey(RedisBatch redis, Hit hit, long nowMillis) {
-    return redis.key(hit.key()) + "|" + index(nowMillis, hit.limit().unit().millis());
+    return redis.key(hit.key()) + "|" + hit.limit().window().index(nowMillis);
   }
 
   private static Usage usageOf(Limit limit, long countAfter, long nowMillis) {
-    long windowMillis = limit.unit().millis();
-    long untilEndMillis = windowMillis - Math.floorMod(nowMillis, windowMillis);
+    long untilEndMillis = limit.window().untilEndMillis(nowMillis);
     return usage(countAfter, limit.requestsPerUnit(), untilEndMillis * 1000);
   }
 

@@ -7,10 +7,11 @@ import dev.sluice.store.Usage;
 import java.util.List;
 
 /**
- * A rolling window approximated from two epoch-aligned fixed windows, as Cloudflare does: the
- * previous window's count weighted by its share still inside the rolling window, plus the current
- * count ({@link SlidingWindowEstimate}, twinned by {@code lua/sliding_window.lua} on Redis's own
- * clock). Only allowed hits are counted, so a refused request takes nothing.
+ * A rolling window approximated from two epoch-aligned fixed windows of the limit's length (its
+ * unit times its multiplier, at most a day), as Cloudflare does: the previous window's count
+ * weighted by its share still inside the rolling window, plus the current count ({@link
+ * SlidingWindowEstimate}, twinned by {@code lua/sliding_window.lua} on Redis's own clock). Only
+ * allowed hits are counted, so a refused request takes nothing.
  *
  * <p>Memory: one {@link Windows} per key, holding both counts. Redis: one hash per counter at the
  * counter key ({@code sw|60|api|user=alice}; on a cluster {@code {sw|60|api|user=alice}}), one
@@ -43,19 +44,19 @@ public final class SlidingWindow implements CountingAlgorithm {
 
   @Override
   public MemoryCounter.Step takeInMemory(MemoryCounter current, Hit hit, long nowMicros) {
-    long window = hit.limit().unit().seconds() * 1_000_000L;
+    long window = SlidingWindowEstimate.windowSeconds(hit.limit()) * 1_000_000L;
     long index = Math.floorDiv(nowMicros, window);
     SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
     SlidingWindowEstimate.Take take = estimate.take(hit.limit(), hit.hits());
     long counted = estimate.current() + (take.allowed() ? hit.hits() : 0);
-    long expiresAtMillis = (index + 2) * hit.limit().unit().millis();
+    long expiresAtMillis = (index + 2) * (window / 1000);
     Windows next = new Windows(index, estimate.previous(), counted, expiresAtMillis);
     return new MemoryCounter.Step(next, take.usage());
   }
 
   @Override
   public CounterState readInMemory(MemoryCounter current, Hit hit, long nowMicros) {
-    long window = hit.limit().unit().seconds() * 1_000_000L;
+    long window = SlidingWindowEstimate.windowSeconds(hit.limit()) * 1_000_000L;
     long index = Math.floorDiv(nowMicros, window);
     SlidingWindowEstimate estimate = estimateOf(current, index, nowMicros - index * window);
     boolean live = estimate.previous() > 0 || estimate.current() > 0;
@@ -67,7 +68,7 @@ public final class SlidingWindow implements CountingAlgorithm {
     List<String> args =
         List.of(
             Long.toString(hit.limit().requestsPerUnit()),
-            Long.toString(hit.limit().unit().seconds()),
+            Long.toString(SlidingWindowEstimate.windowSeconds(hit.limit())),
             Long.toString(hit.hits()));
     RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(baseKey(redis, hit)), args);
     return () -> usageOf(reply.get());
@@ -80,7 +81,7 @@ public final class SlidingWindow implements CountingAlgorithm {
   @Override
   public RedisBatch.Reply<CounterState> readOnRedis(
       RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
-    long windowMillis = hit.limit().unit().millis();
+    long windowMillis = SlidingWindowEstimate.windowSeconds(hit.limit()) * 1000;
     long index = Math.floorDiv(nowMillis, windowMillis);
     String base = baseKey(redis, hit);
     RedisBatch.Reply<List<String>> counts =

@@ -1,6 +1,7 @@
 package dev.sluice.store.algorithm;
 
 import dev.sluice.rules.Limit;
+import dev.sluice.rules.Window;
 import dev.sluice.store.Usage;
 
 /**
@@ -23,7 +24,7 @@ public record SlidingWindowEstimate(long previous, long current, long elapsedMic
 
   /** Decides a take of {@code hits} (0 only reads) against {@code limit}. */
   public Take take(Limit limit, long hits) {
-    long window = limit.unit().seconds() * 1_000_000L;
+    long window = windowSeconds(limit) * 1_000_000L;
     double capacity = limit.requestsPerUnit();
     double estimate = previous * (double) (window - elapsedMicros) / window + current;
     boolean allowed = estimate + hits <= capacity;
@@ -33,6 +34,15 @@ public record SlidingWindowEstimate(long previous, long current, long elapsedMic
     long countAfter = limit.requestsPerUnit() - remaining + (allowed ? 0 : hits);
     Usage usage = new Usage(!allowed, remaining, untilReset, countAfter);
     return new Take(allowed, usage);
+  }
+
+  /**
+   * The length of {@code limit}'s windows in seconds: always epoch-aligned windows of a fixed
+   * length, the limit's unit times its multiplier ({@link Window.Fixed}), since a sliding window
+   * takes no calendar windows ({@link dev.sluice.rules.Algorithm#allows(Window)}).
+   */
+  static long windowSeconds(Limit limit) {
+    return ((Window.Fixed) limit.window()).lengthSeconds();
   }
 
   /**

@@ -50,8 +50,9 @@ public final class TokenBucket implements CountingAlgorithm {
       return null;
     }
     // TokenBucketState.take's steps on the stored values: no state or take object per hit.
-    Limit limit = hit.limit();
-    double available = TokenBucketState.available(bucket.tokens, bucket.atMicros, limit, nowMicros);
+    TokenBucketState.Refill refill = TokenBucketState.Refill.of(hit.limit(), nowMicros);
+    double available =
+        TokenBucketState.available(bucket.tokens, bucket.atMicros, refill, nowMicros);
     if (hit.hits() > available) {
       return null; // refused, so not charged: the stored bucket stays as it was
     }
@@ -59,8 +60,8 @@ public final class TokenBucket implements CountingAlgorithm {
     bucket.set(
         left,
         nowMicros,
-        CountingAlgorithm.epochMillis(nowMicros) + TokenBucketState.ttlMillis(limit, left));
-    return TokenBucketState.usage(limit, hit.hits(), true, left);
+        CountingAlgorithm.epochMillis(nowMicros) + TokenBucketState.ttlMillis(refill, left));
+    return TokenBucketState.usage(refill, hit.hits(), true, left);
   }
 
   @Override
@@ -76,7 +77,7 @@ public final class TokenBucket implements CountingAlgorithm {
         List.of(
             Long.toString(limit.burst()),
             Long.toString(limit.requestsPerUnit()),
-            Long.toString(limit.unit().seconds()),
+            Long.toString(TokenBucketState.windowSeconds(limit, nowMillis)),
             Long.toString(hit.hits()));
     RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(redis.key(hit.key())), args);
     return () -> usageOf(reply.get());
@@ -84,7 +85,8 @@ public final class TokenBucket implements CountingAlgorithm {
 
   /**
    * Reads the bucket with Redis {@code TIME} in the same round trip and refills it here with the
-   * script's arithmetic, so nothing is written by an inspect.
+   * script's arithmetic, at the rate of the window the script would be sent (the service clock's),
+   * so nothing is written by an inspect.
    */
   @Override
   public RedisBatch.Reply<CounterState> readOnRedis(
@@ -104,7 +106,8 @@ public final class TokenBucket implements CountingAlgorithm {
               ? new TokenBucketState(
                   Double.parseDouble(fields.get(0)), Long.parseLong(fields.get(1)))
               : TokenBucketState.full(hit.limit(), nowMicros);
-      return new CounterState(key, exists, bucket.take(hit.limit(), 0, nowMicros).usage());
+      TokenBucketState.Refill refill = TokenBucketState.Refill.of(hit.limit(), nowMillis * 1000);
+      return new CounterState(key, exists, bucket.take(refill, 0, nowMicros).usage());
     };
   }
 

@@ -20,6 +20,35 @@ public record TokenBucketState(double tokens, long atMicros) {
    */
   public record Take(TokenBucketState state, Usage usage, long ttlMillis) {}
 
+  /**
+   * A limit's refill at one instant: {@code requests_per_unit} tokens per the length of the window
+   * holding that instant, which for a calendar window changes from one window to the next (a month
+   * of 31 days refills slower per second than one of 28). One take refills all the time since the
+   * bucket's last take at this one rate. Both stores compute the window in whole seconds, as the
+   * scripts are sent it.
+   *
+   * @param windowMicros the window's length, a whole number of seconds in microseconds
+   */
+  public record Refill(Limit limit, long windowMicros) {
+    /** The refill of {@code limit} at {@code nowMicros}. */
+    public static Refill of(Limit limit, long nowMicros) {
+      return new Refill(
+          limit, windowSeconds(limit, CountingAlgorithm.epochMillis(nowMicros)) * 1_000_000L);
+    }
+
+    double perMicro() {
+      return limit.requestsPerUnit() / (double) windowMicros;
+    }
+  }
+
+  /**
+   * The length in whole seconds of {@code limit}'s window holding {@code nowMillis}: what the
+   * scripts are sent as the window.
+   */
+  public static long windowSeconds(Limit limit, long nowMillis) {
+    return limit.window().lengthMillis(nowMillis) / 1000;
+  }
+
   public static TokenBucketState full(Limit limit, long nowMicros) {
     return new TokenBucketState(limit.burst(), nowMicros);
   }
@@ -32,13 +61,18 @@ public record TokenBucketState(double tokens, long atMicros) {
    * that waits for it does not retry at once.
    */
   public Take take(Limit limit, long hits, long nowMicros) {
-    double available = available(tokens, atMicros, limit, nowMicros);
+    return take(Refill.of(limit, nowMicros), hits, nowMicros);
+  }
+
+  /** {@link #take} at the rate of {@code refill}, whatever window {@code nowMicros} is in. */
+  public Take take(Refill refill, long hits, long nowMicros) {
+    double available = available(tokens, atMicros, refill, nowMicros);
     boolean allowed = hits <= available;
     double left = allowed ? available - hits : available;
     return new Take(
         new TokenBucketState(left, nowMicros),
-        usage(limit, hits, allowed, left),
-        ttlMillis(limit, left));
+        usage(refill, hits, allowed, left),
+        ttlMillis(refill, left));
   }
 
   /**
@@ -47,19 +81,19 @@ public record TokenBucketState(double tokens, long atMicros) {
    * steps of {@link #take} on plain values, so the memory store can take from a stored bucket
    * without a state and a take per hit (issue 16).
    */
-  static double available(double tokens, long atMicros, Limit limit, long nowMicros) {
+  static double available(double tokens, long atMicros, Refill refill, long nowMicros) {
     long elapsed = Math.max(0, nowMicros - atMicros);
-    return Math.min(limit.burst(), tokens + elapsed * ratePerMicro(limit));
+    return Math.min(refill.limit().burst(), tokens + elapsed * refill.perMicro());
   }
 
   /**
    * What a take of {@code hits} reports when it leaves {@code left} tokens ({@code allowed}: it
    * took them; else it took nothing).
    */
-  static Usage usage(Limit limit, long hits, boolean allowed, double left) {
-    double capacity = limit.burst();
-    double ratePerMicro = ratePerMicro(limit);
-    long windowMicros = limit.unit().seconds() * 1_000_000L;
+  static Usage usage(Refill refill, long hits, boolean allowed, double left) {
+    double capacity = refill.limit().burst();
+    double ratePerMicro = refill.perMicro();
+    long windowMicros = refill.windowMicros();
     long untilReset;
     if (hits > capacity) {
       // No wait lets it through; a whole bucket's refill time, never 0 (issue 11.10).
@@ -75,15 +109,11 @@ public record TokenBucketState(double tokens, long atMicros) {
   }
 
   /** How long to keep a bucket holding {@code left} tokens: until it is full again. */
-  static long ttlMillis(Limit limit, double left) {
-    long windowMicros = limit.unit().seconds() * 1_000_000L;
-    long untilFull = microsUntil(limit.burst() - left, ratePerMicro(limit), windowMicros);
+  static long ttlMillis(Refill refill, double left) {
+    long untilFull =
+        microsUntil(refill.limit().burst() - left, refill.perMicro(), refill.windowMicros());
     // In doubles, as the script computes it, so both keep a bucket to the same millisecond.
     return (long) Math.max(1, Math.floor(((double) untilFull + 999) / 1000));
-  }
-
-  private static double ratePerMicro(Limit limit) {
-    return limit.requestsPerUnit() / (double) (limit.unit().seconds() * 1_000_000L);
   }
 
   /**

@@ -115,7 +115,7 @@ class TokenBucketArithmeticFuzzTest {
         List.of(
             Long.toString(limit.burst()),
             Long.toString(limit.requestsPerUnit()),
-            Long.toString(limit.unit().seconds()),
+            Long.toString(TokenBucketState.windowSeconds(limit, nowMicros / 1000)),
             Long.toString(hits),
             Long.toString(nowMicros));
     Transaction transaction = client.multi();

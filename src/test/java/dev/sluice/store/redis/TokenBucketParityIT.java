@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.RedisConfig;
 import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Consistency;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
+import dev.sluice.rules.Window;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.memory.InMemoryCounterStore;
@@ -14,6 +16,7 @@ import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +70,48 @@ class TokenBucketParityIT {
             .as("%s hit %d: count", limit, i)
             .isEqualTo(expected.countAfter());
       }
+    }
+  }
+
+  /**
+   * Windows other than one unit: the script is sent the window the service clock is in (here the
+   * fake clock of both stores, in February 2024, a 29-day month), so both refill at one rate.
+   */
+  @Test
+  void calendarAndMultipliedWindows_sameHitsOneAtATime_sameDecisionsTokensAndCounts() {
+    FakeClock february = new FakeClock(java.time.Instant.parse("2024-02-10T12:00:00Z"));
+    InMemoryCounterStore memoryInFebruary = new InMemoryCounterStore(february, february);
+    RedisCounterStore redisInFebruary =
+        new RedisCounterStore(
+                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""),
+                february,
+                new DaemonThreadFactory("sluice-redis-lane"))
+            .start();
+    try {
+      for (Window window :
+          List.of(
+              new Window.Calendar(Unit.MONTH, ZoneId.of("Europe/Berlin")),
+              new Window.Fixed(Unit.HOUR, 30))) {
+        Limit limit = new Limit(29, window, Algorithm.TOKEN_BUCKET, 6, Consistency.EXACT);
+        String key = "tb|parity-" + window.keyPart() + "-" + unique;
+        for (int i = 0; i < HITS.length; i++) {
+          Hit hit = new Hit(key, limit, HITS[i]);
+          Usage expected = memoryInFebruary.acquire(List.of(hit)).join().get(0);
+          Usage actual = redisInFebruary.acquire(List.of(hit)).join().get(0);
+          assertThat(actual.overLimit()).as("%s hit %d", window, i).isEqualTo(expected.overLimit());
+          assertThat(actual.remaining()).as("%s hit %d", window, i).isEqualTo(expected.remaining());
+          assertThat(actual.countAfter())
+              .as("%s hit %d", window, i)
+              .isEqualTo(expected.countAfter());
+          // Redis refilled for the real milliseconds between the two: a second at most.
+          assertThat(actual.untilReset())
+              .as("%s hit %d: reset", window, i)
+              .isBetween(expected.untilReset().minusSeconds(1), expected.untilReset());
+        }
+      }
+    } finally {
+      redisInFebruary.close();
+      memoryInFebruary.close();
     }
   }
 
