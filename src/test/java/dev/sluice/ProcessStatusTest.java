@@ -51,8 +51,9 @@ class ProcessStatusTest {
   private ServeConfig fileRules() throws IOException {
     Files.writeString(dir.resolve("rules.yaml"), RULES);
     ServeConfig config = RunningSluice.config(RunningSluice.memoryStore());
-    return config.withRules(
-        new RulesConfig(dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm()));
+    return config.toBuilder()
+        .rules(new RulesConfig(dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm()))
+        .build();
   }
 
   private ProcessStatus status(ServeConfig config) {
@@ -86,8 +87,9 @@ class ProcessStatusTest {
   @Test
   void health_xdsBeforeTheFirstPush_unhealthyNamingTheServer() {
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withRuleSource(XdsConfig.plaintext("xds.internal:18000"));
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .ruleSource(XdsConfig.plaintext("xds.internal:18000"))
+            .build();
 
     HealthReport health = status(config).health();
 
@@ -109,7 +111,10 @@ class ProcessStatusTest {
             4 << 20,
             false);
     ServeConfig config =
-        base.withRuleSource(lenient).withServer(base.server().withHealthNeedsRules(true));
+        base.toBuilder()
+            .ruleSource(lenient)
+            .server(base.server().withHealthNeedsRules(true))
+            .build();
 
     assertThat(status(config).health().problems())
         .containsExactly("no rules loaded (--health-needs-rules)");

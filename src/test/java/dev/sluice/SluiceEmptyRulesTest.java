@@ -27,8 +27,9 @@ class SluiceEmptyRulesTest {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
 
   private ServeConfig config(boolean allowEmpty) {
-    return RunningSluice.config(RunningSluice.memoryStore())
-        .withRules(new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty));
+    return RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+        .rules(new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty))
+        .build();
   }
 
   @Test
@@ -42,7 +43,7 @@ class SluiceEmptyRulesTest {
   @Test
   void healthNeedsRules_unhealthyUntilAFileBringsADomain() throws Exception {
     ServeConfig config = config(true);
-    config = config.withServer(config.server().withHealthNeedsRules(true));
+    config = config.toBuilder().server(config.server().withHealthNeedsRules(true)).build();
     try (Sluice sluice = Sluice.start(config, clock)) {
       assertThat(healthcheck(sluice).statusCode()).isEqualTo(503);
       assertThat(healthcheck(sluice).body()).contains("no rules loaded");

@@ -32,8 +32,9 @@ class SluiceStartOrderIT {
     GrpcTlsConfig tls = new GrpcTlsConfig(cert, TestCertificates.keyOf(cert), Optional.empty());
     config =
         RunningSluice.withAdminToken(
-            config.withServer(
-                config.server().withAccess(config.server().access().withGrpcTls(tls))),
+            config.toBuilder()
+                .server(config.server().withAccess(config.server().access().withGrpcTls(tls)))
+                .build(),
             false);
 
     try (RunningSluice sluice =

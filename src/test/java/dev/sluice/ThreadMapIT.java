@@ -71,10 +71,10 @@ class ThreadMapIT {
             .withPerSecondRedis(
                 Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")));
     ServeConfig config =
-        RunningSluice.config(store)
-            .withCapture(
-                new CaptureConfig(
-                    Optional.of(dir.resolve("capture.jsonl")), 1.0, true, 1 << 20, 2));
+        RunningSluice.config(store).toBuilder()
+            .capture(
+                new CaptureConfig(Optional.of(dir.resolve("capture.jsonl")), 1.0, true, 1 << 20, 2))
+            .build();
     String rules =
         """
         domain: api

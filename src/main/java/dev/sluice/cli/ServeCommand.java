@@ -107,6 +107,7 @@ final class ServeCommand implements Callable<Integer> {
         capacity.requestLimits(),
         new CaptureOptions(values).toConfig(),
         limiter.consistency(values.get(RulesSettings.DEFAULT_CONSISTENCY)),
-        new ReferenceMetricsOptions(values).toConfig());
+        new ReferenceMetricsOptions(values).toConfig(),
+        values);
   }
 }

@@ -59,7 +59,9 @@ class AdminGrpcIT {
   private SluiceAdminGrpc.SluiceAdminBlockingStub startWith(ServeConfig config, boolean readOnly) {
     sluice =
         RunningSluice.start(
-            RULES, config.withServer(config.server().withAdminReadOnly(readOnly)), clock);
+            RULES,
+            config.toBuilder().server(config.server().withAdminReadOnly(readOnly)).build(),
+            clock);
     return SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())
         .withCallCredentials(bearer(RunningSluice.ADMIN_TOKEN));
   }
@@ -223,10 +225,11 @@ class AdminGrpcIT {
     sluice =
         RunningSluice.start(
             RULES,
-            RunningSluice.config(RunningSluice.memoryStore())
-                .withServer(
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+                .server(
                     ServerConfig.anyFreePorts()
-                        .withAccess(AccessConfig.defaults().withAdminGrpcPort(0))),
+                        .withAccess(AccessConfig.defaults().withAdminGrpcPort(0)))
+                .build(),
             clock);
     SluiceAdminGrpc.SluiceAdminBlockingStub admin =
         SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())

@@ -60,7 +60,9 @@ class AdminHttpIT {
   private AdminClient startWith(ServeConfig config, boolean readOnly) {
     sluice =
         RunningSluice.start(
-            RULES, config.withServer(config.server().withAdminReadOnly(readOnly)), clock);
+            RULES,
+            config.toBuilder().server(config.server().withAdminReadOnly(readOnly)).build(),
+            clock);
     return new AdminClient(sluice.httpPort());
   }
 

@@ -36,8 +36,9 @@ class DebugPortIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.withServer(
-                config.server().withAccess(config.server().access().withDebugPort(0))),
+            config.toBuilder()
+                .server(config.server().withAccess(config.server().access().withDebugPort(0)))
+                .build(),
             clock);
     return new AdminClient(sluice.sluice().debugPort().orElseThrow());
   }

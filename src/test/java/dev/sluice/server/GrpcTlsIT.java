@@ -96,8 +96,9 @@ class GrpcTlsIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.withServer(
-                config.server().withAccess(config.server().access().withGrpcTls(tls))),
+            config.toBuilder()
+                .server(config.server().withAccess(config.server().access().withGrpcTls(tls)))
+                .build(),
             clock);
   }
 

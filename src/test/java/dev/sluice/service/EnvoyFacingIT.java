@@ -39,10 +39,11 @@ class EnvoyFacingIT {
 
   private RunningSluice start(LimiterConfig limiter, HeaderConfig headers, Algorithm algorithm) {
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withRules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
-            .withLimiter(limiter)
-            .withHeaders(headers);
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .rules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
+            .limiter(limiter)
+            .headers(headers)
+            .build();
     return RunningSluice.start(RULES, config, clock);
   }
 

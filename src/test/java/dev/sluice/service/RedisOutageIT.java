@@ -65,8 +65,9 @@ class RedisOutageIT {
     StoreConfig store =
         StoreConfig.redis(new RedisConfig(redis.endpoint(), REDIS_TIMEOUT, 2, "outage:"));
     ServeConfig config =
-        RunningSluice.config(store)
-            .withLimiter(new LimiterConfig(Algorithm.FIXED_WINDOW, mode, 1, false));
+        RunningSluice.config(store).toBuilder()
+            .limiter(new LimiterConfig(Algorithm.FIXED_WINDOW, mode, 1, false))
+            .build();
     sluice = RunningSluice.start(RULES, config, Clock.systemUTC());
     return sluice;
   }

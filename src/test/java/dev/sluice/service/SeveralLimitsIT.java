@@ -56,11 +56,11 @@ class SeveralLimitsIT {
     StoreConfig stores =
         store.equals("redis") ? RunningSluice.redisStore(redis.uri()) : RunningSluice.memoryStore();
     ServeConfig config =
-        RunningSluice.config(stores)
-            .withLimiter(LimiterConfig.defaults())
-            .withHeaders(
-                new HeaderConfig(
-                    true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"));
+        RunningSluice.config(stores).toBuilder()
+            .limiter(LimiterConfig.defaults())
+            .headers(
+                new HeaderConfig(true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"))
+            .build();
     return RunningSluice.start(RULES, config, clock);
   }
 

@@ -1,8 +1,6 @@
 package dev.sluice.testing;
 
 import dev.sluice.Sluice;
-import dev.sluice.config.HeaderConfig;
-import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.RulesConfig;
@@ -61,22 +59,23 @@ public final class RunningSluice implements AutoCloseable {
   }
 
   private static ServeConfig withRulesAt(Path path, ServeConfig config) {
-    return config.withRules(
-        new RulesConfig(
-            path,
-            config.rules().reloadInterval(),
-            config.rules().defaultAlgorithm(),
-            config.rules().allowEmptyRules()));
+    return config.toBuilder()
+        .rules(
+            new RulesConfig(
+                path,
+                config.rules().reloadInterval(),
+                config.rules().defaultAlgorithm(),
+                config.rules().allowEmptyRules()))
+        .build();
   }
 
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */
   public static ServeConfig config(StoreConfig store) {
-    return new ServeConfig(
-        new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW),
-        store,
-        ServerConfig.anyFreePorts(),
-        LimiterConfig.defaults(),
-        HeaderConfig.off());
+    return ServeConfig.builder()
+        .rules(new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW))
+        .store(store)
+        .server(ServerConfig.anyFreePorts())
+        .build();
   }
 
   /** The token {@link #withAdminToken} configures. */
@@ -90,15 +89,17 @@ public final class RunningSluice implements AutoCloseable {
     try {
       Path file = Files.createTempFile("sluice-admin-token", ".txt");
       Files.writeString(file, ADMIN_TOKEN + "\n");
-      return config.withServer(
-          config
-              .server()
-              .withAccess(
-                  config
-                      .server()
-                      .access()
-                      .withAdminToken(file, tokenForReads)
-                      .withAdminGrpcPort(0)));
+      return config.toBuilder()
+          .server(
+              config
+                  .server()
+                  .withAccess(
+                      config
+                          .server()
+                          .access()
+                          .withAdminToken(file, tokenForReads)
+                          .withAdminGrpcPort(0)))
+          .build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

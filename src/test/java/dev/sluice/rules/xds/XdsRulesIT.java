@@ -44,7 +44,7 @@ class XdsRulesIT {
     sluice =
         RunningSluice.start(
             "domain: from-files\n",
-            RunningSluice.config(RunningSluice.memoryStore()).withRuleSource(xds),
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder().ruleSource(xds).build(),
             clock);
   }
 
