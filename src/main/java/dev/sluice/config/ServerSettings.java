@@ -122,6 +122,18 @@ public final class ServerSettings {
           false,
           "Health fails while no domain is loaded, e.g. with --allow-empty-rules before the first file arrives");
 
+  /**
+   * False for a liveness probe on /healthcheck (Envoy Gateway's): a Redis outage then does not get
+   * the pods restarted, which would not bring Redis back and would drop the local state.
+   */
+  public static final Setting<Boolean> HEALTH_FOLLOWS_STORE =
+      Setting.bool(
+          "--health-follows-store",
+          "SLUICE_HEALTH_FOLLOWS_STORE",
+          true,
+          "Health fails while a store's circuit breaker is open; false: it stays SERVING and"
+              + " /healthcheck shows the store as DEGRADED");
+
   public static final Setting<Duration> SHUTDOWN_GRACE =
       Setting.duration(
           "--shutdown-grace",
@@ -176,6 +188,7 @@ public final class ServerSettings {
           GRPC_MAX_METADATA_BYTES,
           ADMIN_READ_ONLY,
           HEALTH_NEEDS_RULES,
+          HEALTH_FOLLOWS_STORE,
           SHUTDOWN_GRACE,
           HTTP_HEADER_TIMEOUT,
           HTTP_BODY_TIMEOUT,
