@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.ServerSettings;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -39,12 +40,7 @@ final class ReferenceRedisVariables {
     if (t.flag("REDIS_PERSECOND")) {
       redisTarget(t, "REDIS_PERSECOND_", "SLUICE_PER_SECOND_REDIS_");
     }
-    if (t.has("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")
-        && !t.flag("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")) {
-      t.warn(
-          "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION=false (Sluice's health always follows Redis:"
-              + " unhealthy while its circuit breaker is open)");
-    }
+    healthFollowsRedis(t);
     if (t.flag("REDIS_TLS") || t.flag("REDIS_PERSECOND_TLS")) {
       t.same("REDIS_TLS_CACERT", "SLUICE_REDIS_TLS_CA");
       t.same("REDIS_TLS_CLIENT_CERT", "SLUICE_REDIS_TLS_CERT");
@@ -53,6 +49,21 @@ final class ReferenceRedisVariables {
         // Broader than the reference: the certificate is not checked either.
         t.put("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION", "SLUICE_REDIS_TLS_INSECURE", "true");
       }
+    }
+  }
+
+  /**
+   * The reference stays healthy through a Redis outage unless REDIS_HEALTH_CHECK_ACTIVE_CONNECTION
+   * is true; so, where it would use Redis, health follows the store only when that asks for it.
+   */
+  private static void healthFollowsRedis(ReferenceTranslation t) {
+    boolean redis =
+        t.has("REDIS_URL") || t.getOrDefault("BACKEND_TYPE", "").equalsIgnoreCase("redis");
+    if (redis) {
+      t.put(
+          "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION",
+          ServerSettings.HEALTH_FOLLOWS_STORE.env(),
+          String.valueOf(t.flag("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")));
     }
   }
 
