@@ -2,15 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.Sluice;
 import dev.sluice.StartupException;
-import dev.sluice.config.CapacitySettings;
-import dev.sluice.config.OverloadSettings;
-import dev.sluice.config.RedisConfig;
-import dev.sluice.config.RulesConfig;
-import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.config.ServeSettings;
 import dev.sluice.config.SettingValues;
-import dev.sluice.config.StoreConfig;
 import dev.sluice.config.XdsSettings;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -75,39 +68,9 @@ final class ServeCommand implements Callable<Integer> {
       throw new StartupException("config path does not exist: " + rules.config());
     }
     try {
-      return toConfig(values, rules);
+      return ServeConfig.from(values);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  private static ServeConfig toConfig(SettingValues values, RulesOptions rules) {
-    RedisOptions redis = new RedisOptions(values);
-    LimiterOptions limiter = new LimiterOptions(values);
-    CapacityOptions capacity = new CapacityOptions(values);
-    RedisConfig redisConfig = redis.toConfig(values.get(OverloadSettings.REDIS_MAX_QUEUED_HITS));
-    return new ServeConfig(
-        new RulesConfig(
-            rules.config(),
-            values.get(ServeSettings.RELOAD_INTERVAL),
-            rules.defaultAlgorithm(),
-            values.get(RulesSettings.ALLOW_EMPTY_RULES),
-            values.get(RulesSettings.MERGE_DOMAINS)),
-        new StoreConfig(
-            values.get(ServeSettings.STORE),
-            redisConfig,
-            new OverloadOptions(values).breaker(),
-            values.get(CapacitySettings.MEMORY_MAX_COUNTERS),
-            redis.perSecond(redisConfig)),
-        new ServerOptions(values).toConfig(new AccessOptions(values).toConfig()),
-        limiter.toConfig(rules.defaultAlgorithm()),
-        new ResponseOptions(values).toConfig(),
-        new XdsOptions(values).toSource(),
-        new TracingOptions(values).toConfig(),
-        capacity.requestLimits(),
-        new CaptureOptions(values).toConfig(),
-        limiter.consistency(values.get(RulesSettings.DEFAULT_CONSISTENCY)),
-        new ReferenceMetricsOptions(values).toConfig(),
-        values);
   }
 }

@@ -4,7 +4,7 @@
  * SLUICE_*} environment twin (the flag wins), into {@code config} records, and turns failures into
  * one-line errors and exit codes. The only package that reads the environment. {@code serve}'s
  * options are derived from the {@code config.*Settings} declarations by {@code SettingOptions};
- * {@code RulesOptions}, {@code RedisOptions}, {@code LimiterOptions}, ... each build their part of
- * {@code ServeConfig} from the parsed values; {@code ServeCommand} only assembles them.
+ * {@code ServeCommand} hands the parsed values to {@code ServeConfig.from}, which builds each
+ * record from them.
  */
 package dev.sluice.cli;

@@ -101,4 +101,53 @@ public record AccessConfig(
         grpcTls,
         OptionalInt.of(port));
   }
+
+  /** The validated access settings; a flag pair used half-way is an IllegalArgumentException. */
+  public static AccessConfig from(SettingValues values) {
+    Optional<Path> cert = path(values.get(AccessSettings.GRPC_TLS_CERT));
+    Optional<Path> key = path(values.get(AccessSettings.GRPC_TLS_KEY));
+    if (cert.isPresent() != key.isPresent()) {
+      throw new IllegalArgumentException("--grpc-tls-cert and --grpc-tls-key go together");
+    }
+    if (cert.isEmpty() && !values.get(AccessSettings.GRPC_TLS_CLIENT_CA).isEmpty()) {
+      throw new IllegalArgumentException(
+          "--grpc-tls-client-ca needs --grpc-tls-cert and --grpc-tls-key");
+    }
+    if (!values.get(AccessSettings.GRPC_TLS_CLIENT_SAN).isEmpty()
+        && values.get(AccessSettings.GRPC_TLS_CLIENT_CA).isEmpty()) {
+      throw new IllegalArgumentException("--grpc-tls-client-san needs --grpc-tls-client-ca");
+    }
+    Optional<String> san =
+        values.get(AccessSettings.GRPC_TLS_CLIENT_SAN).isEmpty()
+            ? Optional.empty()
+            : Optional.of(values.get(AccessSettings.GRPC_TLS_CLIENT_SAN));
+    Optional<GrpcTlsConfig> tls =
+        cert.map(
+            c ->
+                new GrpcTlsConfig(
+                    c, key.get(), path(values.get(AccessSettings.GRPC_TLS_CLIENT_CA)), san));
+    return new AccessConfig(
+        values.get(AccessSettings.GRPC_BIND),
+        values.get(AccessSettings.HTTP_BIND),
+        optionalPort("--admin-grpc-port", values.get(AccessSettings.ADMIN_GRPC_PORT)),
+        path(values.get(AccessSettings.ADMIN_TOKEN_FILE)),
+        values.get(AccessSettings.ADMIN_TOKEN_FOR_READS),
+        tls,
+        optionalPort("--debug-port", values.get(AccessSettings.DEBUG_PORT)));
+  }
+
+  private static OptionalInt optionalPort(String flag, String value) {
+    if (value.equalsIgnoreCase("off")) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(value));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + " must be 'off' or a port number: " + value);
+    }
+  }
+
+  private static Optional<Path> path(String value) {
+    return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
+  }
 }

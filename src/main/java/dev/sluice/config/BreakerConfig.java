@@ -51,4 +51,13 @@ public record BreakerConfig(
         DEFAULT_WINDOW,
         DEFAULT_PROBE_INTERVAL);
   }
+
+  /** From the declared settings; the probe interval is not one. */
+  public static BreakerConfig from(SettingValues values) {
+    return new BreakerConfig(
+        values.get(OverloadSettings.BREAKER_FAILURE_RATE),
+        values.get(OverloadSettings.BREAKER_MINIMUM_CALLS),
+        values.get(OverloadSettings.BREAKER_WINDOW),
+        BreakerConfig.DEFAULT_PROBE_INTERVAL);
+  }
 }

@@ -40,4 +40,17 @@ public record CaptureConfig(
   public boolean enabled() {
     return file.isPresent();
   }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static CaptureConfig from(SettingValues values) {
+    return new CaptureConfig(
+        Optional.ofNullable(values.get(CaptureSettings.CAPTURE_FILE))
+            .filter(f -> !f.toString().isBlank()),
+        values.get(CaptureSettings.CAPTURE_SAMPLE),
+        values.get(CaptureSettings.CAPTURE_HASH_VALUES),
+        values.get(CaptureSettings.CAPTURE_MAX_BYTES),
+        values.get(CaptureSettings.CAPTURE_MAX_FILES));
+  }
 }

@@ -32,4 +32,12 @@ public record ConsistencyConfig(
     return new ConsistencyConfig(
         Consistency.EXACT, DEFAULT_SYNC_INTERVAL, DEFAULT_SYNC_MAX_COUNTERS);
   }
+
+  /** From the declared settings. */
+  public static ConsistencyConfig from(SettingValues values) {
+    return new ConsistencyConfig(
+        values.get(RulesSettings.DEFAULT_CONSISTENCY),
+        values.get(LimiterSettings.SYNC_INTERVAL),
+        values.get(LimiterSettings.SYNC_MAX_COUNTERS));
+  }
 }

@@ -38,4 +38,14 @@ public record HeaderConfig(
   public static HeaderConfig off() {
     return new HeaderConfig(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   }
+
+  /** From the declared settings. */
+  public static HeaderConfig from(SettingValues values) {
+    return new HeaderConfig(
+        values.get(ResponseSettings.RESPONSE_HEADERS),
+        values.get(ResponseSettings.LIMIT_HEADER),
+        values.get(ResponseSettings.REMAINING_HEADER),
+        values.get(ResponseSettings.RESET_HEADER),
+        values.get(ResponseSettings.RESPONSE_DYNAMIC_METADATA));
+  }
 }

@@ -112,4 +112,17 @@ public record LimiterConfig(
   public static LimiterConfig defaults() {
     return new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
   }
+
+  /** From the declared settings. */
+  public static LimiterConfig from(SettingValues values) {
+    return new LimiterConfig(
+        values.get(RulesSettings.DEFAULT_ALGORITHM),
+        values.get(LimiterSettings.FAILURE_MODE),
+        values.get(LimiterSettings.INSTANCES),
+        values.get(LimiterSettings.SHADOW_MODE),
+        values.get(LimiterSettings.LOCAL_CACHE_SIZE),
+        values.get(LimiterSettings.QUOTA_MODE),
+        values.get(LimiterSettings.NEAR_LIMIT_RATIO),
+        values.get(LimiterSettings.CHARGE_DENIED));
+  }
 }

@@ -196,4 +196,39 @@ public record RedisConfig(
         newMaxQueuedHits,
         expirationJitter);
   }
+
+  /** The main Redis, from the declared settings. */
+  public static RedisConfig from(SettingValues values) {
+    return new RedisConfig(
+        values.get(RedisSettings.REDIS_URL),
+        new RedisTls(
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_CA)),
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_CERT)),
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_KEY)),
+            values.get(RedisSettings.REDIS_TLS_INSECURE)),
+        Optional.ofNullable(values.get(RedisSettings.REDIS_SENTINEL_PASSWORD)).map(Secret::of),
+        values.get(RedisSettings.REDIS_TIMEOUT),
+        values.get(RedisSettings.REDIS_CONNECTIONS),
+        values.get(RedisSettings.REDIS_KEY_PREFIX),
+        values.get(OverloadSettings.REDIS_MAX_QUEUED_HITS),
+        values.get(RedisSettings.EXPIRATION_JITTER));
+  }
+
+  /** The per-second Redis: the main one's settings, with its own address, pool and timeout. */
+  static Optional<RedisConfig> perSecondFrom(SettingValues values, RedisConfig main) {
+    if (values.get(RedisSettings.PER_SECOND_REDIS_URL).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new RedisConfig(
+            RedisEndpoint.parse(values.get(RedisSettings.PER_SECOND_REDIS_URL)),
+            main.tls(),
+            Optional.ofNullable(values.get(RedisSettings.PER_SECOND_REDIS_SENTINEL_PASSWORD))
+                .map(Secret::of),
+            values.get(RedisSettings.PER_SECOND_REDIS_TIMEOUT),
+            values.get(RedisSettings.PER_SECOND_REDIS_CONNECTIONS),
+            main.keyPrefix(),
+            main.maxQueuedHits(),
+            main.expirationJitter()));
+  }
 }

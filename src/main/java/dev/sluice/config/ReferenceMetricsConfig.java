@@ -71,4 +71,17 @@ public record ReferenceMetricsConfig(
     return Optional.of(
         host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
   }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static ReferenceMetricsConfig from(SettingValues values) {
+    return new ReferenceMetricsConfig(
+        ReferenceMetricsConfig.parseAddress(
+            values.get(ReferenceMetricsSettings.REFERENCE_METRICS_ADDR)),
+        values.get(ReferenceMetricsSettings.REFERENCE_METRICS_PATH),
+        Optional.ofNullable(values.get(ReferenceMetricsSettings.REFERENCE_METRICS_MAPPER))
+            .filter(file -> !file.toString().isBlank()),
+        values.get(ReferenceMetricsSettings.REFERENCE_METRICS_RESPONSE_TIME_MILLIS));
+  }
 }

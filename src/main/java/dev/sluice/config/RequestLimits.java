@@ -38,4 +38,14 @@ public record RequestLimits(
       throw new IllegalArgumentException(name + " must be >= 1: " + value);
     }
   }
+
+  /** From the declared settings. */
+  public static RequestLimits from(SettingValues values) {
+    return new RequestLimits(
+        values.get(CapacitySettings.MAX_DESCRIPTORS),
+        values.get(CapacitySettings.MAX_DESCRIPTOR_ENTRIES),
+        values.get(CapacitySettings.MAX_DOMAIN_BYTES),
+        values.get(CapacitySettings.MAX_KEY_BYTES),
+        values.get(CapacitySettings.MAX_VALUE_BYTES));
+  }
 }

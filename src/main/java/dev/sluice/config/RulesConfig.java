@@ -44,4 +44,14 @@ public record RulesConfig(
   public static RulesConfig of(Path path) {
     return new RulesConfig(path, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW);
   }
+
+  /** From the declared settings. */
+  public static RulesConfig from(SettingValues values) {
+    return new RulesConfig(
+        values.get(RulesSettings.CONFIG),
+        values.get(ServeSettings.RELOAD_INTERVAL),
+        values.get(RulesSettings.DEFAULT_ALGORITHM),
+        values.get(RulesSettings.ALLOW_EMPTY_RULES),
+        values.get(RulesSettings.MERGE_DOMAINS));
+  }
 }

@@ -166,4 +166,25 @@ public record ServeConfig(
           settings);
     }
   }
+
+  /**
+   * The whole tree from the declared settings; {@code values} are kept in it.
+   *
+   * @throws IllegalArgumentException naming a bad value or combination
+   */
+  public static ServeConfig from(SettingValues values) {
+    return new ServeConfig(
+        RulesConfig.from(values),
+        StoreConfig.from(values),
+        ServerConfig.from(values),
+        LimiterConfig.from(values),
+        HeaderConfig.from(values),
+        XdsConfig.sourceFrom(values),
+        TracingConfig.from(values),
+        RequestLimits.from(values),
+        CaptureConfig.from(values),
+        ConsistencyConfig.from(values),
+        ReferenceMetricsConfig.from(values),
+        values);
+  }
 }

@@ -248,4 +248,35 @@ public record ServerConfig(
       throw new IllegalArgumentException(name + " port must be 0..65535: " + port);
     }
   }
+
+  /** From the declared settings. */
+  public static ServerConfig from(SettingValues values) {
+    return new ServerConfig(
+        values.get(ServerSettings.GRPC_PORT),
+        values.get(ServerSettings.HTTP_PORT),
+        values.get(ServerSettings.GRPC_THREADS),
+        values.get(ServerSettings.ADMIN_READ_ONLY),
+        values.get(ServerSettings.SHUTDOWN_GRACE),
+        new ConnectionAge(
+            values.get(ServerSettings.GRPC_MAX_CONNECTION_AGE),
+            values.get(ServerSettings.GRPC_MAX_CONNECTION_AGE_GRACE)),
+        AccessConfig.from(values),
+        values.get(ServerSettings.HEALTH_NEEDS_RULES),
+        new GrpcTransportConfig(
+            values.get(ServerSettings.GRPC_TRANSPORT),
+            values.get(ServerSettings.GRPC_EVENT_LOOPS),
+            values.get(ServerSettings.GRPC_FLOW_CONTROL_WINDOW),
+            values.get(ServerSettings.GRPC_RLS_HANDLERS)),
+        new AdminHttpConfig(
+            values.get(ServerSettings.HTTP_HEADER_TIMEOUT),
+            values.get(ServerSettings.HTTP_BODY_TIMEOUT),
+            values.get(ServerSettings.HTTP_MAX_CONNECTIONS),
+            values.get(ServerSettings.HTTP_THREADS)),
+        new GrpcLimits(
+            values.get(ServerSettings.GRPC_MAX_CONCURRENT_CALLS_PER_CONNECTION),
+            values.get(ServerSettings.GRPC_MAX_CONNECTIONS),
+            values.get(ServerSettings.GRPC_MAX_QUEUED_BYTES),
+            values.get(ServerSettings.GRPC_MAX_RESETS_PER_SECOND),
+            values.get(ServerSettings.GRPC_MAX_METADATA_BYTES)));
+  }
 }

@@ -59,4 +59,15 @@ public record StoreConfig(
   public static StoreConfig redis(RedisConfig redis) {
     return new StoreConfig(StoreKind.REDIS, redis, BreakerConfig.defaults());
   }
+
+  /** From the declared settings. */
+  public static StoreConfig from(SettingValues values) {
+    RedisConfig redis = RedisConfig.from(values);
+    return new StoreConfig(
+        values.get(ServeSettings.STORE),
+        redis,
+        BreakerConfig.from(values),
+        values.get(CapacitySettings.MEMORY_MAX_COUNTERS),
+        RedisConfig.perSecondFrom(values, redis));
+  }
 }
