@@ -123,7 +123,7 @@ class ProcessStatusTest {
     ServeConfig config =
         base.toBuilder()
             .ruleSource(lenient)
-            .server(base.server().withHealthNeedsRules(true))
+            .server(base.server().toBuilder().healthNeedsRules(true).build())
             .build();
 
     assertThat(status(config).health().problems())

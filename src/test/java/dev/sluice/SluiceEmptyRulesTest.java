@@ -43,7 +43,10 @@ class SluiceEmptyRulesTest {
   @Test
   void healthNeedsRules_unhealthyUntilAFileBringsADomain() throws Exception {
     ServeConfig config = config(true);
-    config = config.toBuilder().server(config.server().withHealthNeedsRules(true)).build();
+    config =
+        config.toBuilder()
+            .server(config.server().toBuilder().healthNeedsRules(true).build())
+            .build();
     try (Sluice sluice = Sluice.start(config, clock)) {
       assertThat(healthcheck(sluice).statusCode()).isEqualTo(503);
       assertThat(healthcheck(sluice).body()).contains("no rules loaded");

@@ -33,7 +33,11 @@ class SluiceStartOrderIT {
     config =
         RunningSluice.withAdminToken(
             config.toBuilder()
-                .server(config.server().withAccess(config.server().access().withGrpcTls(tls)))
+                .server(
+                    config.server().toBuilder()
+                        .access(
+                            config.server().access().toBuilder().grpcTls(Optional.of(tls)).build())
+                        .build())
                 .build(),
             false);
 

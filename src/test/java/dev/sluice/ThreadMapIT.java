@@ -67,9 +67,10 @@ class ThreadMapIT {
   void serve_everyThreadItCreates_isInTheThreadMap() throws Exception {
     Set<String> before = threadPrefixes();
     StoreConfig store =
-        RunningSluice.redisStore(redis.uri())
-            .withPerSecondRedis(
-                Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")));
+        RunningSluice.redisStore(redis.uri()).toBuilder()
+            .perSecondRedis(
+                Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")))
+            .build();
     ServeConfig config =
         RunningSluice.config(store).toBuilder()
             .capture(

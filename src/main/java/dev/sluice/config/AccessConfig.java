@@ -64,44 +64,6 @@ public record AccessConfig(
         OptionalInt.empty());
   }
 
-  public AccessConfig withAdminGrpcPort(int port) {
-    return new AccessConfig(
-        grpcBind,
-        httpBind,
-        OptionalInt.of(port),
-        adminTokenFile,
-        adminTokenForReads,
-        grpcTls,
-        debugPort);
-  }
-
-  public AccessConfig withAdminToken(Path file, boolean forReads) {
-    return new AccessConfig(
-        grpcBind, httpBind, adminGrpcPort, Optional.of(file), forReads, grpcTls, debugPort);
-  }
-
-  public AccessConfig withGrpcTls(GrpcTlsConfig tls) {
-    return new AccessConfig(
-        grpcBind,
-        httpBind,
-        adminGrpcPort,
-        adminTokenFile,
-        adminTokenForReads,
-        Optional.of(tls),
-        debugPort);
-  }
-
-  public AccessConfig withDebugPort(int port) {
-    return new AccessConfig(
-        grpcBind,
-        httpBind,
-        adminGrpcPort,
-        adminTokenFile,
-        adminTokenForReads,
-        grpcTls,
-        OptionalInt.of(port));
-  }
-
   /** The validated access settings; a flag pair used half-way is an IllegalArgumentException. */
   public static AccessConfig from(SettingValues values) {
     Optional<Path> cert = path(values.get(AccessSettings.GRPC_TLS_CERT));
@@ -149,5 +111,79 @@ public record AccessConfig(
 
   private static Optional<Path> path(String value) {
     return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.grpcBind = grpcBind;
+    builder.httpBind = httpBind;
+    builder.adminGrpcPort = adminGrpcPort;
+    builder.adminTokenFile = adminTokenFile;
+    builder.adminTokenForReads = adminTokenForReads;
+    builder.grpcTls = grpcTls;
+    builder.debugPort = debugPort;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link AccessConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private String grpcBind;
+    private String httpBind;
+    private OptionalInt adminGrpcPort;
+    private Optional<Path> adminTokenFile;
+    private boolean adminTokenForReads;
+    private Optional<GrpcTlsConfig> grpcTls;
+    private OptionalInt debugPort;
+
+    private Builder() {}
+
+    public Builder grpcBind(String value) {
+      this.grpcBind = value;
+      return this;
+    }
+
+    public Builder httpBind(String value) {
+      this.httpBind = value;
+      return this;
+    }
+
+    public Builder adminGrpcPort(OptionalInt value) {
+      this.adminGrpcPort = value;
+      return this;
+    }
+
+    public Builder adminTokenFile(Optional<Path> value) {
+      this.adminTokenFile = value;
+      return this;
+    }
+
+    public Builder adminTokenForReads(boolean value) {
+      this.adminTokenForReads = value;
+      return this;
+    }
+
+    public Builder grpcTls(Optional<GrpcTlsConfig> value) {
+      this.grpcTls = value;
+      return this;
+    }
+
+    public Builder debugPort(OptionalInt value) {
+      this.debugPort = value;
+      return this;
+    }
+
+    public AccessConfig build() {
+      return new AccessConfig(
+          grpcBind,
+          httpBind,
+          adminGrpcPort,
+          adminTokenFile,
+          adminTokenForReads,
+          grpcTls,
+          debugPort);
+    }
   }
 }

@@ -120,83 +120,6 @@ public record RedisConfig(
     return of("redis://localhost:6379");
   }
 
-  public RedisConfig withTimeout(Duration newTimeout) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        newTimeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
-
-  public RedisConfig withConnections(int newConnections) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        newConnections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
-
-  public RedisConfig withKeyPrefix(String newKeyPrefix) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        connections,
-        newKeyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
-
-  public RedisConfig withExpirationJitter(Duration jitter) {
-    return new RedisConfig(
-        endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, maxQueuedHits, jitter);
-  }
-
-  public RedisConfig withTls(RedisTls newTls) {
-    return new RedisConfig(
-        endpoint,
-        newTls,
-        sentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
-
-  public RedisConfig withSentinelPassword(Optional<Secret> newSentinelPassword) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        newSentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
-
-  public RedisConfig withMaxQueuedHits(int newMaxQueuedHits) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        newMaxQueuedHits,
-        expirationJitter);
-  }
-
   /** The main Redis, from the declared settings. */
   public static RedisConfig from(SettingValues values) {
     return new RedisConfig(
@@ -230,5 +153,87 @@ public record RedisConfig(
             main.keyPrefix(),
             main.maxQueuedHits(),
             main.expirationJitter()));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.endpoint = endpoint;
+    builder.tls = tls;
+    builder.sentinelPassword = sentinelPassword;
+    builder.timeout = timeout;
+    builder.connections = connections;
+    builder.keyPrefix = keyPrefix;
+    builder.maxQueuedHits = maxQueuedHits;
+    builder.expirationJitter = expirationJitter;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link RedisConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private RedisEndpoint endpoint;
+    private RedisTls tls;
+    private Optional<Secret> sentinelPassword;
+    private Duration timeout;
+    private int connections;
+    private String keyPrefix;
+    private int maxQueuedHits;
+    private Duration expirationJitter;
+
+    private Builder() {}
+
+    public Builder endpoint(RedisEndpoint value) {
+      this.endpoint = value;
+      return this;
+    }
+
+    public Builder tls(RedisTls value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder sentinelPassword(Optional<Secret> value) {
+      this.sentinelPassword = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    public Builder connections(int value) {
+      this.connections = value;
+      return this;
+    }
+
+    public Builder keyPrefix(String value) {
+      this.keyPrefix = value;
+      return this;
+    }
+
+    public Builder maxQueuedHits(int value) {
+      this.maxQueuedHits = value;
+      return this;
+    }
+
+    public Builder expirationJitter(Duration value) {
+      this.expirationJitter = value;
+      return this;
+    }
+
+    public RedisConfig build() {
+      return new RedisConfig(
+          endpoint,
+          tls,
+          sentinelPassword,
+          timeout,
+          connections,
+          keyPrefix,
+          maxQueuedHits,
+          expirationJitter);
+    }
   }
 }

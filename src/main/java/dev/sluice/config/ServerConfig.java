@@ -153,96 +153,6 @@ public record ServerConfig(
         AccessConfig.defaults());
   }
 
-  public ServerConfig withAdminReadOnly(boolean readOnly) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        readOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withAccess(AccessConfig newAccess) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        newAccess,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withHealthNeedsRules(boolean needsRules) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        needsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withTransport(GrpcTransportConfig newTransport) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        newTransport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withAdminHttp(AdminHttpConfig newAdminHttp) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        newAdminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withGrpcLimits(GrpcLimits newLimits) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        newLimits);
-  }
-
   private static void checkPort(String name, int port) {
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException(name + " port must be 0..65535: " + port);
@@ -278,5 +188,111 @@ public record ServerConfig(
             values.get(ServerSettings.GRPC_MAX_QUEUED_BYTES),
             values.get(ServerSettings.GRPC_MAX_RESETS_PER_SECOND),
             values.get(ServerSettings.GRPC_MAX_METADATA_BYTES)));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.grpcPort = grpcPort;
+    builder.httpPort = httpPort;
+    builder.grpcThreads = grpcThreads;
+    builder.adminReadOnly = adminReadOnly;
+    builder.shutdownGrace = shutdownGrace;
+    builder.connectionAge = connectionAge;
+    builder.access = access;
+    builder.healthNeedsRules = healthNeedsRules;
+    builder.transport = transport;
+    builder.adminHttp = adminHttp;
+    builder.grpcLimits = grpcLimits;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link ServerConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private int grpcPort;
+    private int httpPort;
+    private int grpcThreads;
+    private boolean adminReadOnly;
+    private Duration shutdownGrace;
+    private ConnectionAge connectionAge;
+    private AccessConfig access;
+    private boolean healthNeedsRules;
+    private GrpcTransportConfig transport;
+    private AdminHttpConfig adminHttp;
+    private GrpcLimits grpcLimits;
+
+    private Builder() {}
+
+    public Builder grpcPort(int value) {
+      this.grpcPort = value;
+      return this;
+    }
+
+    public Builder httpPort(int value) {
+      this.httpPort = value;
+      return this;
+    }
+
+    public Builder grpcThreads(int value) {
+      this.grpcThreads = value;
+      return this;
+    }
+
+    public Builder adminReadOnly(boolean value) {
+      this.adminReadOnly = value;
+      return this;
+    }
+
+    public Builder shutdownGrace(Duration value) {
+      this.shutdownGrace = value;
+      return this;
+    }
+
+    public Builder connectionAge(ConnectionAge value) {
+      this.connectionAge = value;
+      return this;
+    }
+
+    public Builder access(AccessConfig value) {
+      this.access = value;
+      return this;
+    }
+
+    public Builder healthNeedsRules(boolean value) {
+      this.healthNeedsRules = value;
+      return this;
+    }
+
+    public Builder transport(GrpcTransportConfig value) {
+      this.transport = value;
+      return this;
+    }
+
+    public Builder adminHttp(AdminHttpConfig value) {
+      this.adminHttp = value;
+      return this;
+    }
+
+    public Builder grpcLimits(GrpcLimits value) {
+      this.grpcLimits = value;
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(
+          grpcPort,
+          httpPort,
+          grpcThreads,
+          adminReadOnly,
+          shutdownGrace,
+          connectionAge,
+          access,
+          healthNeedsRules,
+          transport,
+          adminHttp,
+          grpcLimits);
+    }
   }
 }

@@ -42,11 +42,6 @@ public record StoreConfig(
     this(kind, redis, breaker, memoryMaxCounters, Optional.empty());
   }
 
-  /** Limits whose unit is {@code second} on {@code perSecond}, the others on {@link #redis}. */
-  public StoreConfig withPerSecondRedis(Optional<RedisConfig> perSecond) {
-    return new StoreConfig(kind, redis, breaker, memoryMaxCounters, perSecond);
-  }
-
   /** With the default memory store capacity. */
   public StoreConfig(StoreKind kind, RedisConfig redis, BreakerConfig breaker) {
     this(kind, redis, breaker, DEFAULT_MEMORY_MAX_COUNTERS);
@@ -69,5 +64,58 @@ public record StoreConfig(
         BreakerConfig.from(values),
         values.get(CapacitySettings.MEMORY_MAX_COUNTERS),
         RedisConfig.perSecondFrom(values, redis));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.kind = kind;
+    builder.redis = redis;
+    builder.breaker = breaker;
+    builder.memoryMaxCounters = memoryMaxCounters;
+    builder.perSecondRedis = perSecondRedis;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link StoreConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private StoreKind kind;
+    private RedisConfig redis;
+    private BreakerConfig breaker;
+    private long memoryMaxCounters;
+    private Optional<RedisConfig> perSecondRedis;
+
+    private Builder() {}
+
+    public Builder kind(StoreKind value) {
+      this.kind = value;
+      return this;
+    }
+
+    public Builder redis(RedisConfig value) {
+      this.redis = value;
+      return this;
+    }
+
+    public Builder breaker(BreakerConfig value) {
+      this.breaker = value;
+      return this;
+    }
+
+    public Builder memoryMaxCounters(long value) {
+      this.memoryMaxCounters = value;
+      return this;
+    }
+
+    public Builder perSecondRedis(Optional<RedisConfig> value) {
+      this.perSecondRedis = value;
+      return this;
+    }
+
+    public StoreConfig build() {
+      return new StoreConfig(kind, redis, breaker, memoryMaxCounters, perSecondRedis);
+    }
   }
 }

@@ -59,19 +59,6 @@ public record XdsConfig(
         server, "default", "{}", Tls.PLAINTEXT, Map.of(), Backoff.DEFAULT, 4 << 20, true);
   }
 
-  /** The same settings with another backoff. */
-  public XdsConfig withBackoff(Backoff newBackoff) {
-    return new XdsConfig(
-        server,
-        nodeId,
-        nodeMetadataJson,
-        tls,
-        headers,
-        newBackoff,
-        maxMessageBytes,
-        requireInitialRules);
-  }
-
   /**
    * TLS to the management server.
    *
@@ -196,5 +183,85 @@ public record XdsConfig(
           Secret.of(header.substring(eq + 1)));
     }
     return map;
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.server = server;
+    builder.nodeId = nodeId;
+    builder.nodeMetadataJson = nodeMetadataJson;
+    builder.tls = tls;
+    builder.headers = headers;
+    builder.backoff = backoff;
+    builder.maxMessageBytes = maxMessageBytes;
+    builder.requireInitialRules = requireInitialRules;
+    return builder;
+  }
+
+  /** Collects the parts of a {@link XdsConfig}; {@link #build} validates them. Not thread-safe. */
+  public static final class Builder {
+    private String server;
+    private String nodeId;
+    private String nodeMetadataJson;
+    private Tls tls;
+    private Map<String, Secret> headers;
+    private Backoff backoff;
+    private int maxMessageBytes;
+    private boolean requireInitialRules;
+
+    private Builder() {}
+
+    public Builder server(String value) {
+      this.server = value;
+      return this;
+    }
+
+    public Builder nodeId(String value) {
+      this.nodeId = value;
+      return this;
+    }
+
+    public Builder nodeMetadataJson(String value) {
+      this.nodeMetadataJson = value;
+      return this;
+    }
+
+    public Builder tls(Tls value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder headers(Map<String, Secret> value) {
+      this.headers = value;
+      return this;
+    }
+
+    public Builder backoff(Backoff value) {
+      this.backoff = value;
+      return this;
+    }
+
+    public Builder maxMessageBytes(int value) {
+      this.maxMessageBytes = value;
+      return this;
+    }
+
+    public Builder requireInitialRules(boolean value) {
+      this.requireInitialRules = value;
+      return this;
+    }
+
+    public XdsConfig build() {
+      return new XdsConfig(
+          server,
+          nodeId,
+          nodeMetadataJson,
+          tls,
+          headers,
+          backoff,
+          maxMessageBytes,
+          requireInitialRules);
+    }
   }
 }

@@ -207,19 +207,19 @@ public final class SluiceLimiter implements AutoCloseable {
 
     /** Prepended to every Redis key, as {@code --redis-key-prefix}; must match the servers'. */
     public Builder redisKeyPrefix(String prefix) {
-      this.redis = Optional.of(redisOrThrow().withKeyPrefix(prefix));
+      this.redis = Optional.of(redisOrThrow().toBuilder().keyPrefix(prefix).build());
       return this;
     }
 
     /** As {@code --redis-timeout}. */
     public Builder redisTimeout(Duration timeout) {
-      this.redis = Optional.of(redisOrThrow().withTimeout(timeout));
+      this.redis = Optional.of(redisOrThrow().toBuilder().timeout(timeout).build());
       return this;
     }
 
     /** As {@code --redis-connections}: lanes, each one connection and one writer thread. */
     public Builder redisConnections(int connections) {
-      this.redis = Optional.of(redisOrThrow().withConnections(connections));
+      this.redis = Optional.of(redisOrThrow().toBuilder().connections(connections).build());
       return this;
     }
 

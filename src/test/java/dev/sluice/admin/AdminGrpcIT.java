@@ -25,6 +25,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +61,9 @@ class AdminGrpcIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.toBuilder().server(config.server().withAdminReadOnly(readOnly)).build(),
+            config.toBuilder()
+                .server(config.server().toBuilder().adminReadOnly(readOnly).build())
+                .build(),
             clock);
     return SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())
         .withCallCredentials(bearer(RunningSluice.ADMIN_TOKEN));
@@ -227,8 +230,12 @@ class AdminGrpcIT {
             RULES,
             RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
                 .server(
-                    ServerConfig.anyFreePorts()
-                        .withAccess(AccessConfig.defaults().withAdminGrpcPort(0)))
+                    ServerConfig.anyFreePorts().toBuilder()
+                        .access(
+                            AccessConfig.defaults().toBuilder()
+                                .adminGrpcPort(OptionalInt.of(0))
+                                .build())
+                        .build())
                 .build(),
             clock);
     SluiceAdminGrpc.SluiceAdminBlockingStub admin =

@@ -61,7 +61,9 @@ class AdminHttpIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.toBuilder().server(config.server().withAdminReadOnly(readOnly)).build(),
+            config.toBuilder()
+                .server(config.server().toBuilder().adminReadOnly(readOnly).build())
+                .build(),
             clock);
     return new AdminClient(sluice.httpPort());
   }

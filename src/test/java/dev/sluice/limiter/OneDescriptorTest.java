@@ -73,13 +73,13 @@ class OneDescriptorTest {
     List<LimiterConfig> configs =
         List.of(
             LimiterConfig.defaults(),
-            LimiterConfig.defaults().withChargeDenied(false),
+            LimiterConfig.defaults().toBuilder().chargeDenied(false).build(),
             new LimiterConfig(
                 LimiterConfig.defaults().overrideAlgorithm(),
                 LimiterConfig.defaults().failureMode(),
                 1,
                 true),
-            LimiterConfig.defaults().withGlobalQuotaMode(true));
+            LimiterConfig.defaults().toBuilder().globalQuotaMode(true).build());
     List<DescriptorRequest> descriptors =
         List.of(
             descriptor("user", "alice"),

@@ -323,7 +323,7 @@ class RateLimiterTest {
             () -> RULES,
             RateLimiter.StoreChoice.of(store),
             new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 0)
-                .withGlobalQuotaMode(true),
+                .toBuilder().globalQuotaMode(true).build(),
             new SluiceMetrics(new PrometheusRegistry()));
 
     Decision decision = quota.decide(new RateLimitCall("api", descriptors, 0)).join();

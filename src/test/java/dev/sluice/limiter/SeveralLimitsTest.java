@@ -76,7 +76,7 @@ class SeveralLimitsTest {
         () -> RULES,
         RateLimiter.StoreChoice.of(memory),
         new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 0)
-            .withChargeDenied(chargeDenied),
+            .toBuilder().chargeDenied(chargeDenied).build(),
         new SluiceMetrics(new PrometheusRegistry()),
         outcomes::add);
   }

@@ -97,7 +97,11 @@ class GrpcTlsIT {
         RunningSluice.start(
             RULES,
             config.toBuilder()
-                .server(config.server().withAccess(config.server().access().withGrpcTls(tls)))
+                .server(
+                    config.server().toBuilder()
+                        .access(
+                            config.server().access().toBuilder().grpcTls(Optional.of(tls)).build())
+                        .build())
                 .build(),
             clock);
   }

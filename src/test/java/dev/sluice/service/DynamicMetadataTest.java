@@ -89,7 +89,7 @@ class DynamicMetadataTest {
   }
 
   private RateLimitResponse answer(RateLimitRequest request) {
-    return answer(HeaderConfig.off().withDynamicMetadata(true), request);
+    return answer(HeaderConfig.off().toBuilder().dynamicMetadata(true).build(), request);
   }
 
   @Test

@@ -18,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -91,14 +93,14 @@ public final class RunningSluice implements AutoCloseable {
       Files.writeString(file, ADMIN_TOKEN + "\n");
       return config.toBuilder()
           .server(
-              config
-                  .server()
-                  .withAccess(
-                      config
-                          .server()
-                          .access()
-                          .withAdminToken(file, tokenForReads)
-                          .withAdminGrpcPort(0)))
+              config.server().toBuilder()
+                  .access(
+                      config.server().access().toBuilder()
+                          .adminTokenFile(Optional.of(file))
+                          .adminTokenForReads(tokenForReads)
+                          .adminGrpcPort(OptionalInt.of(0))
+                          .build())
+                  .build())
           .build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
