@@ -54,14 +54,7 @@ public record AccessConfig(
 
   /** Every interface, no admin gRPC port, no token (writes refused), no TLS. */
   public static AccessConfig defaults() {
-    return new AccessConfig(
-        ALL_INTERFACES,
-        ALL_INTERFACES,
-        OptionalInt.empty(),
-        Optional.empty(),
-        false,
-        Optional.empty(),
-        OptionalInt.empty());
+    return from(SettingValues.defaults());
   }
 
   /** The validated access settings; a flag pair used half-way is an IllegalArgumentException. */

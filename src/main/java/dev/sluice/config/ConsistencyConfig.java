@@ -14,8 +14,9 @@ import java.util.Objects;
  */
 public record ConsistencyConfig(
     Consistency defaultConsistency, Duration syncInterval, long syncMaxCounters) {
-  public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(200);
-  public static final long DEFAULT_SYNC_MAX_COUNTERS = 1_000_000;
+  public static final Duration DEFAULT_SYNC_INTERVAL = LimiterSettings.SYNC_INTERVAL.defaultValue();
+  public static final long DEFAULT_SYNC_MAX_COUNTERS =
+      LimiterSettings.SYNC_MAX_COUNTERS.defaultValue();
 
   public ConsistencyConfig {
     Objects.requireNonNull(defaultConsistency, "defaultConsistency");

@@ -19,7 +19,8 @@ public record GrpcTransportConfig(
   public static final int MIN_FLOW_CONTROL_WINDOW = 65_535;
 
   /** grpc-java's default: a 1 MiB window is far more than 64 calls of ~100 bytes ever hold. */
-  public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1 << 20;
+  public static final int DEFAULT_FLOW_CONTROL_WINDOW =
+      ServerSettings.GRPC_FLOW_CONTROL_WINDOW.defaultValue();
 
   public GrpcTransportConfig {
     Objects.requireNonNull(transport, "transport");

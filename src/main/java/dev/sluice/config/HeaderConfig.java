@@ -32,7 +32,7 @@ public record HeaderConfig(
   }
 
   public static HeaderConfig off() {
-    return new HeaderConfig(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
+    return from(SettingValues.defaults());
   }
 
   /** From the declared settings. */
@@ -43,58 +43,5 @@ public record HeaderConfig(
         values.get(ResponseSettings.REMAINING_HEADER),
         values.get(ResponseSettings.RESET_HEADER),
         values.get(ResponseSettings.RESPONSE_DYNAMIC_METADATA));
-  }
-
-  /** A builder holding this configuration, to change some of its parts. */
-  public Builder toBuilder() {
-    Builder builder = new Builder();
-    builder.enabled = enabled;
-    builder.limitHeader = limitHeader;
-    builder.remainingHeader = remainingHeader;
-    builder.resetHeader = resetHeader;
-    builder.dynamicMetadata = dynamicMetadata;
-    return builder;
-  }
-
-  /**
-   * Collects the parts of a {@link HeaderConfig}; {@link #build} validates them. Not thread-safe.
-   */
-  public static final class Builder {
-    private boolean enabled;
-    private String limitHeader;
-    private String remainingHeader;
-    private String resetHeader;
-    private boolean dynamicMetadata;
-
-    private Builder() {}
-
-    public Builder enabled(boolean value) {
-      this.enabled = value;
-      return this;
-    }
-
-    public Builder limitHeader(String value) {
-      this.limitHeader = value;
-      return this;
-    }
-
-    public Builder remainingHeader(String value) {
-      this.remainingHeader = value;
-      return this;
-    }
-
-    public Builder resetHeader(String value) {
-      this.resetHeader = value;
-      return this;
-    }
-
-    public Builder dynamicMetadata(boolean value) {
-      this.dynamicMetadata = value;
-      return this;
-    }
-
-    public HeaderConfig build() {
-      return new HeaderConfig(enabled, limitHeader, remainingHeader, resetHeader, dynamicMetadata);
-    }
   }
 }

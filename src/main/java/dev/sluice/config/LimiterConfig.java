@@ -29,7 +29,8 @@ public record LimiterConfig(
     float nearLimitRatio,
     boolean chargeDenied) {
   /** The reference's NEAR_LIMIT_RATIO default. */
-  public static final float DEFAULT_NEAR_LIMIT_RATIO = 0.8f;
+  public static final float DEFAULT_NEAR_LIMIT_RATIO =
+      LimiterSettings.NEAR_LIMIT_RATIO.defaultValue();
 
   public LimiterConfig {
     Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
@@ -45,35 +46,9 @@ public record LimiterConfig(
     }
   }
 
-  /** Without global quota mode, near limit at 80%. */
-  public LimiterConfig(
-      Algorithm overrideAlgorithm,
-      FailureMode failureMode,
-      int instances,
-      boolean globalShadowMode,
-      long localCacheSize) {
-    this(
-        overrideAlgorithm,
-        failureMode,
-        instances,
-        globalShadowMode,
-        localCacheSize,
-        false,
-        DEFAULT_NEAR_LIMIT_RATIO,
-        true);
-  }
-
-  /** Without the local over-limit cache. */
-  public LimiterConfig(
-      Algorithm overrideAlgorithm,
-      FailureMode failureMode,
-      int instances,
-      boolean globalShadowMode) {
-    this(overrideAlgorithm, failureMode, instances, globalShadowMode, 0);
-  }
-
+  /** Every setting at its declared default. */
   public static LimiterConfig defaults() {
-    return new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
+    return from(SettingValues.defaults());
   }
 
   /** From the declared settings. */
@@ -87,87 +62,5 @@ public record LimiterConfig(
         values.get(LimiterSettings.QUOTA_MODE),
         values.get(LimiterSettings.NEAR_LIMIT_RATIO),
         values.get(LimiterSettings.CHARGE_DENIED));
-  }
-
-  /** A builder holding this configuration, to change some of its parts. */
-  public Builder toBuilder() {
-    Builder builder = new Builder();
-    builder.overrideAlgorithm = overrideAlgorithm;
-    builder.failureMode = failureMode;
-    builder.instances = instances;
-    builder.globalShadowMode = globalShadowMode;
-    builder.localCacheSize = localCacheSize;
-    builder.globalQuotaMode = globalQuotaMode;
-    builder.nearLimitRatio = nearLimitRatio;
-    builder.chargeDenied = chargeDenied;
-    return builder;
-  }
-
-  /**
-   * Collects the parts of a {@link LimiterConfig}; {@link #build} validates them. Not thread-safe.
-   */
-  public static final class Builder {
-    private Algorithm overrideAlgorithm;
-    private FailureMode failureMode;
-    private int instances;
-    private boolean globalShadowMode;
-    private long localCacheSize;
-    private boolean globalQuotaMode;
-    private float nearLimitRatio;
-    private boolean chargeDenied;
-
-    private Builder() {}
-
-    public Builder overrideAlgorithm(Algorithm value) {
-      this.overrideAlgorithm = value;
-      return this;
-    }
-
-    public Builder failureMode(FailureMode value) {
-      this.failureMode = value;
-      return this;
-    }
-
-    public Builder instances(int value) {
-      this.instances = value;
-      return this;
-    }
-
-    public Builder globalShadowMode(boolean value) {
-      this.globalShadowMode = value;
-      return this;
-    }
-
-    public Builder localCacheSize(long value) {
-      this.localCacheSize = value;
-      return this;
-    }
-
-    public Builder globalQuotaMode(boolean value) {
-      this.globalQuotaMode = value;
-      return this;
-    }
-
-    public Builder nearLimitRatio(float value) {
-      this.nearLimitRatio = value;
-      return this;
-    }
-
-    public Builder chargeDenied(boolean value) {
-      this.chargeDenied = value;
-      return this;
-    }
-
-    public LimiterConfig build() {
-      return new LimiterConfig(
-          overrideAlgorithm,
-          failureMode,
-          instances,
-          globalShadowMode,
-          localCacheSize,
-          globalQuotaMode,
-          nearLimitRatio,
-          chargeDenied);
-    }
   }
 }

@@ -41,15 +41,16 @@ public record RedisConfig(
    * 1-20 % of calls failed on 2 shared cores while Redis was healthy); a hung or dead Redis is the
    * breaker's to catch, and Envoy's own filter timeout bounds what a caller waits.
    */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(100);
+  public static final Duration DEFAULT_TIMEOUT = RedisSettings.REDIS_TIMEOUT.defaultValue();
 
-  public static final int DEFAULT_CONNECTIONS = 2;
+  public static final int DEFAULT_CONNECTIONS = RedisSettings.REDIS_CONNECTIONS.defaultValue();
 
   /**
    * Two full pipelines (512 hits each) per connection: one in flight, one filling. More would only
    * make requests wait longer behind others, and a queue of round trips is a queue of timeouts.
    */
-  public static final int DEFAULT_MAX_QUEUED_HITS = 1024;
+  public static final int DEFAULT_MAX_QUEUED_HITS =
+      OverloadSettings.REDIS_MAX_QUEUED_HITS.defaultValue();
 
   public RedisConfig {
     Objects.requireNonNull(endpoint, "endpoint");

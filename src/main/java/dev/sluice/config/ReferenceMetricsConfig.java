@@ -21,7 +21,8 @@ public record ReferenceMetricsConfig(
     String path,
     Optional<Path> mapper,
     boolean responseTimeInMillis) {
-  public static final String DEFAULT_PATH = "/metrics";
+  public static final String DEFAULT_PATH =
+      ReferenceMetricsSettings.REFERENCE_METRICS_PATH.defaultValue();
 
   public static final ReferenceMetricsConfig OFF =
       new ReferenceMetricsConfig(Optional.empty(), DEFAULT_PATH, Optional.empty(), false);

@@ -30,7 +30,7 @@ public record RequestLimits(
   }
 
   public static RequestLimits defaults() {
-    return new RequestLimits(64, 32, 256, 256, 8192);
+    return from(SettingValues.defaults());
   }
 
   private static void positive(String name, int value) {

@@ -20,7 +20,8 @@ public record StoreConfig(
    * About 200 bytes each with typical keys (measured: see README "Memory store"), so about 200 MB
    * when full.
    */
-  public static final long DEFAULT_MEMORY_MAX_COUNTERS = 1_000_000;
+  public static final long DEFAULT_MEMORY_MAX_COUNTERS =
+      CapacitySettings.MEMORY_MAX_COUNTERS.defaultValue();
 
   public StoreConfig {
     Objects.requireNonNull(kind, "kind");

@@ -4,13 +4,14 @@ import dev.sluice.assembly.LimiterStack;
 import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
 import dev.sluice.config.RedisConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.limiter.DecisionListener;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.store.StoreException;
 import dev.sluice.threads.ExecutorScheduler;
@@ -295,7 +296,11 @@ public final class SluiceLimiter implements AutoCloseable {
     private LimiterStack.Settings settings() {
       StoreConfig store = redis.map(StoreConfig::redis).orElseGet(StoreConfig::memory);
       LimiterConfig limiter =
-          new LimiterConfig(Algorithm.FIXED_WINDOW, failureMode, 1, false, localCacheSize);
+          LimiterConfig.from(
+              SettingValues.builder()
+                  .set(LimiterSettings.FAILURE_MODE, failureMode)
+                  .set(LimiterSettings.LOCAL_CACHE_SIZE, localCacheSize)
+                  .build());
       return new LimiterStack.Settings(store, limiter, ConsistencyConfig.defaults());
     }
   }

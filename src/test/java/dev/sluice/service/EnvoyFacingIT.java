@@ -4,11 +4,12 @@ import static dev.sluice.testing.RlsRequests.descriptor;
 import static dev.sluice.testing.RlsRequests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.FakeClock;
@@ -90,7 +91,8 @@ class EnvoyFacingIT {
 
   @Test
   void globalShadowMode_overallAlwaysOkStatusesUnchangedAndCounted() {
-    LimiterConfig shadow = new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, true);
+    LimiterConfig shadow =
+        LimiterConfig.from(SettingValues.builder().set(LimiterSettings.SHADOW_MODE, true).build());
     try (RunningSluice sluice = start(shadow, HeaderConfig.off(), Algorithm.FIXED_WINDOW)) {
       RateLimitResponse last = null;
       for (int i = 0; i < 4; i++) {
