@@ -49,86 +49,6 @@ public record ServerConfig(
     Objects.requireNonNull(grpcLimits, "grpcLimits");
   }
 
-  /** With the default admin HTTP and gRPC limits. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access,
-      boolean healthNeedsRules,
-      GrpcTransportConfig transport) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        AdminHttpConfig.defaults(),
-        GrpcLimits.defaults());
-  }
-
-  /** With the tuned default transport. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access,
-      boolean healthNeedsRules) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        GrpcTransportConfig.defaults());
-  }
-
-  /** Healthy without rules. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        false);
-  }
-
-  /** With the default connection age and default access. */
-  public ServerConfig(
-      int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        ConnectionAge.defaults(),
-        AccessConfig.defaults());
-  }
-
   /**
    * The default handler threads for {@code cores} CPU cores: 4 per core, at least 8. Handlers do
    * not wait on Redis, so a few per core keep the cores busy while some block briefly on locks or
@@ -143,14 +63,12 @@ public record ServerConfig(
    * tests and embedding.
    */
   public static ServerConfig anyFreePorts() {
-    return new ServerConfig(
-        0,
-        0,
-        defaultGrpcThreads(Runtime.getRuntime().availableProcessors()),
-        false,
-        Duration.ofSeconds(5),
-        ConnectionAge.defaults(),
-        AccessConfig.defaults());
+    return from(
+        SettingValues.builder()
+            .set(ServerSettings.GRPC_PORT, 0)
+            .set(ServerSettings.HTTP_PORT, 0)
+            .set(ServerSettings.SHUTDOWN_GRACE, Duration.ofSeconds(5))
+            .build());
   }
 
   private static void checkPort(String name, int port) {

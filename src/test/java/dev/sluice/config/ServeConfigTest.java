@@ -20,7 +20,8 @@ class ServeConfigTest {
         .rules(
             new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW))
         .store(StoreConfig.redis(redis))
-        .server(new ServerConfig(8081, 8080, 8, false, Duration.ofSeconds(10)))
+        .server(
+            ServerConfig.from(SettingValues.builder().set(ServerSettings.GRPC_THREADS, 8).build()))
         .build();
   }
 
