@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.rules.Algorithm;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
@@ -28,7 +30,13 @@ class SluiceEmptyRulesTest {
 
   private ServeConfig config(boolean allowEmpty) {
     return RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
-        .rules(new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty))
+        .rules(
+            RulesConfig.from(
+                SettingValues.builder()
+                    .set(RulesSettings.CONFIG, dir)
+                    .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
+                    .set(RulesSettings.ALLOW_EMPTY_RULES, allowEmpty)
+                    .build()))
         .build();
   }
 

@@ -25,12 +25,6 @@ public record HeaderConfig(
     }
   }
 
-  /** Without dynamic metadata. */
-  public HeaderConfig(
-      boolean enabled, String limitHeader, String remainingHeader, String resetHeader) {
-    this(enabled, limitHeader, remainingHeader, resetHeader, false);
-  }
-
   public static HeaderConfig off() {
     return from(SettingValues.defaults());
   }

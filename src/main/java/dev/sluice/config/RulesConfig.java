@@ -30,15 +30,9 @@ public record RulesConfig(
     Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
   }
 
-  /** One domain per file. */
-  public RulesConfig(
-      Path path, Duration reloadInterval, Algorithm defaultAlgorithm, boolean allowEmptyRules) {
-    this(path, reloadInterval, defaultAlgorithm, allowEmptyRules, false);
-  }
-
   /** Refusing empty rules, one domain per file. */
   public RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
-    this(path, reloadInterval, defaultAlgorithm, false);
+    this(path, reloadInterval, defaultAlgorithm, false, false);
   }
 
   public static RulesConfig of(Path path) {

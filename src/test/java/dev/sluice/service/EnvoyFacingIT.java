@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.ResponseSettings;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.SettingValues;
@@ -55,7 +56,14 @@ class EnvoyFacingIT {
 
   @Test
   void responseHeaders_mostConstrainedDescriptor_withConfiguredNames() {
-    HeaderConfig headers = new HeaderConfig(true, "X-Limit", "X-Remaining", "X-Reset");
+    HeaderConfig headers =
+        HeaderConfig.from(
+            SettingValues.builder()
+                .set(ResponseSettings.RESPONSE_HEADERS, true)
+                .set(ResponseSettings.LIMIT_HEADER, "X-Limit")
+                .set(ResponseSettings.REMAINING_HEADER, "X-Remaining")
+                .set(ResponseSettings.RESET_HEADER, "X-Reset")
+                .build());
     try (RunningSluice sluice = start(LimiterConfig.defaults(), headers, Algorithm.FIXED_WINDOW)) {
       RateLimitResponse first =
           sluice

@@ -4,8 +4,11 @@ import dev.sluice.Sluice;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServeSettings;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.rules.Algorithm;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
@@ -63,11 +66,13 @@ public final class RunningSluice implements AutoCloseable {
   private static ServeConfig withRulesAt(Path path, ServeConfig config) {
     return config.toBuilder()
         .rules(
-            new RulesConfig(
-                path,
-                config.rules().reloadInterval(),
-                config.rules().defaultAlgorithm(),
-                config.rules().allowEmptyRules()))
+            RulesConfig.from(
+                SettingValues.builder()
+                    .set(RulesSettings.CONFIG, path)
+                    .set(ServeSettings.RELOAD_INTERVAL, config.rules().reloadInterval())
+                    .set(RulesSettings.DEFAULT_ALGORITHM, config.rules().defaultAlgorithm())
+                    .set(RulesSettings.ALLOW_EMPTY_RULES, config.rules().allowEmptyRules())
+                    .build()))
         .build();
   }
 
