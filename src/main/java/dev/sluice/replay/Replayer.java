@@ -1,6 +1,9 @@
 package dev.sluice.replay;
 
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.RulesSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.limiter.CountedOutcome;
 import dev.sluice.limiter.DecisionListener;
 import dev.sluice.limiter.DescriptorRequest;
@@ -111,13 +114,11 @@ public final class Replayer implements DecisionListener {
   }
 
   private LimiterConfig limiterConfig() {
-    LimiterConfig defaults = LimiterConfig.defaults();
-    return new LimiterConfig(
-        settings.overrideAlgorithm(),
-        defaults.failureMode(),
-        settings.instances(),
-        defaults.globalShadowMode(),
-        0);
+    return LimiterConfig.from(
+        SettingValues.builder()
+            .set(RulesSettings.DEFAULT_ALGORITHM, settings.overrideAlgorithm())
+            .set(LimiterSettings.INSTANCES, settings.instances())
+            .build());
   }
 
   private static CapturedRequest next(Iterator<CapturedRequest> input) {
