@@ -107,7 +107,7 @@ final class AdminSurface {
               new GrpcServer.Settings(
                   2,
                   config.server().connectionAge(),
-                  GrpcTransportConfig.defaults().withRlsHandlers(RlsHandlers.POOL),
+                  GrpcTransportConfig.defaults().toBuilder().rlsHandlers(RlsHandlers.POOL).build(),
                   new PortLimits(config.server().grpcLimits(), sources.transport())));
       started.add("admin grpc server", server.start());
       server.setServing(true);
