@@ -24,6 +24,8 @@
 #
 # Usage: bench/redis-cost.sh
 # Env:   DECISIONS=200000 per shape  BATCH=16 decisions per round trip  KEYS=100000 random keys
+#        ROUNDS=3 (each shape's best round is printed: load from other processes only inflates both
+#        figures, commandstats most, as it times wall clock)
 #        SHAPES="reference fw fw-script tb tb-hash sw charge charge-tb"
 #        REDIS_CPU=1 DRIVER_CPU=0
 set -euo pipefail
@@ -32,6 +34,7 @@ ROOT=$(pwd)
 DECISIONS=${DECISIONS:-200000}
 BATCH=${BATCH:-16}
 KEYS=${KEYS:-100000}
+ROUNDS=${ROUNDS:-3}
 SHAPES=${SHAPES:-reference fw fw-script tb tb-hash sw charge charge-tb}
 REDIS_CPU=${REDIS_CPU:-1}
 DRIVER_CPU=${DRIVER_CPU:-0}
@@ -65,5 +68,5 @@ redis-cli -p "$PORT" ping >/dev/null || die "redis-server did not start: $(cat "
 echo "# $(date -u +%FT%TZ)  $(redis-server --version | cut -d' ' -f3)  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# redis on CPU $REDIS_CPU, driver on CPU $DRIVER_CPU; $DECISIONS decisions per shape, $BATCH per round trip, $KEYS random keys"
 taskset -c "$DRIVER_CPU" python3 "$ROOT/bench/redis_cost.py" \
-  --port "$PORT" --pid "$REDIS_PID" --decisions "$DECISIONS" --batch "$BATCH" --keys "$KEYS" \
+  --port "$PORT" --pid "$REDIS_PID" --decisions "$DECISIONS" --batch "$BATCH" --keys "$KEYS" --rounds "$ROUNDS" \
   --lua "$ROOT/src/main/resources/lua" --former "$WORK" $SHAPES

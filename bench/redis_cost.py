@@ -111,6 +111,7 @@ def main():
     p.add_argument("--decisions", type=int, default=200000)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--keys", type=int, default=100000)
+    p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--lua", required=True)
     p.add_argument("--former", required=True)
     p.add_argument("shapes", nargs="+")
@@ -125,30 +126,38 @@ def main():
     }
     shas = {name: redis.call("SCRIPT", "LOAD", open(path).read()) for name, path in files.items()}
     tick = os.sysconf("SC_CLK_TCK")
-    print("%-10s %10s %12s %12s %10s  %s" % (
-        "shape", "decisions", "cmdstat us", "x reference", "cpu us", "commandstats usec_per_call"))
-    reference = None
+    best = {}
+    for _ in range(a.rounds):
+        for name in a.shapes:
+            top, build = shapes(shas, int(time.time() * 1000))[name]
+            rng = random.Random(42)
+            batches = [b"".join(build(rng.randrange(a.keys)) for _ in range(a.batch))
+                       for _ in range(a.decisions // a.batch)]
+            decisions = len(batches) * a.batch
+            redis.run(batches[:200])  # warm: scripts compiled, keys of the first batches exist
+            redis.call("CONFIG", "RESETSTAT")
+            before = cpu_ticks(a.pid)
+            redis.run(batches)
+            cpu_us = (cpu_ticks(a.pid) - before) * 1e6 / tick / decisions
+            stats = commandstats(redis)
+            top_us = sum(stats.get(c, (0, 0))[1] for c in top) / decisions
+            detail = " ".join("%s=%.2f" % (c, u / n) for c, (n, u) in sorted(stats.items())
+                              if c not in ("ping", "info", "config") and n)
+            redis.call("FLUSHALL")
+            old = best.get(name)
+            best[name] = (decisions, min(top_us, old[1]) if old else top_us,
+                          min(cpu_us, old[2]) if old else cpu_us,
+                          detail if not old or top_us < old[1] else old[3])
+    # Under a shared machine's load both figures only grow (commandstats times wall clock, so a
+    # preempted command counts the time it waited): each shape's best round is the closest.
+    print("%-10s %10s %12s %8s %10s %8s  %s" % (
+        "shape", "decisions", "cmdstat us", "x ref", "cpu us", "x ref", "usec_per_call (best round)"))
+    reference = best.get("reference")
     for name in a.shapes:
-        top, build = shapes(shas, int(time.time() * 1000))[name]
-        rng = random.Random(42)
-        batches = [b"".join(build(rng.randrange(a.keys)) for _ in range(a.batch))
-                   for _ in range(a.decisions // a.batch)]
-        decisions = len(batches) * a.batch
-        redis.run(batches[:200])  # warm: scripts compiled, keys of the first batches exist
-        redis.call("CONFIG", "RESETSTAT")
-        before = cpu_ticks(a.pid)
-        redis.run(batches)
-        cpu_us = (cpu_ticks(a.pid) - before) * 1e6 / tick / decisions
-        stats = commandstats(redis)
-        top_us = sum(stats.get(c, (0, 0))[1] for c in top) / decisions
-        if name == "reference":
-            reference = top_us
-        ratio = "%.2f" % (top_us / reference) if reference else "-"
-        detail = " ".join("%s=%.2f" % (c, u / n) for c, (n, u) in sorted(stats.items())
-                          if c not in ("ping", "info", "config") and n)
-        print("%-10s %10d %12.2f %12s %10.2f  %s" % (name, decisions, top_us, ratio, cpu_us, detail))
-        redis.call("FLUSHALL")
-
+        decisions, top_us, cpu_us, detail = best[name]
+        r1 = "%.2f" % (top_us / reference[1]) if reference else "-"
+        r2 = "%.2f" % (cpu_us / reference[2]) if reference else "-"
+        print("%-10s %10d %12.2f %8s %10.2f %8s  %s" % (name, decisions, top_us, r1, cpu_us, r2, detail))
 
 if __name__ == "__main__":
     main()
