@@ -90,6 +90,11 @@ def shapes(shas, now_ms):
                lambda r: resp("EVALSHA", shas["tb"], 1, "tb|60|bench|k=%d" % r, 1000, 1000, 60, 1)),
         "tb-hash": (["evalsha"],
                     lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|60|bench|k=%d" % r, 1000, 1000, 60, 1)),
+        # Refused takes: 100 buckets of 1 token refilling hourly, so all but the first are over.
+        "tb-over": (["evalsha"],
+                    lambda r: resp("EVALSHA", shas["tb"], 1, "tb|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1)),
+        "tb-hash-over": (["evalsha"],
+                         lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1)),
         "sw": (["evalsha"],
                lambda r: resp("EVALSHA", shas["sw"], 1, "sw|60|bench|k=%d" % r, 1000, 60, 1)),
         "charge": (["evalsha"], charge_fw),
@@ -150,14 +155,14 @@ def main():
                           detail if not old or top_us < old[1] else old[3])
     # Under a shared machine's load both figures only grow (commandstats times wall clock, so a
     # preempted command counts the time it waited): each shape's best round is the closest.
-    print("%-10s %10s %12s %8s %10s %8s  %s" % (
+    print("%-12s %10s %12s %8s %10s %8s  %s" % (
         "shape", "decisions", "cmdstat us", "x ref", "cpu us", "x ref", "usec_per_call (best round)"))
     reference = best.get("reference")
     for name in a.shapes:
         decisions, top_us, cpu_us, detail = best[name]
         r1 = "%.2f" % (top_us / reference[1]) if reference else "-"
         r2 = "%.2f" % (cpu_us / reference[2]) if reference else "-"
-        print("%-10s %10d %12.2f %8s %10.2f %8s  %s" % (name, decisions, top_us, r1, cpu_us, r2, detail))
+        print("%-12s %10d %12.2f %8s %10.2f %8s  %s" % (name, decisions, top_us, r1, cpu_us, r2, detail))
 
 if __name__ == "__main__":
     main()
