@@ -19,7 +19,10 @@ import java.util.List;
  * costs Redis less than the hash of {@code tokens}/{@code at} earlier versions kept (HMGET, HSET,
  * PEXPIRE on every take) with the same arithmetic. The suffix keeps the two forms apart: during a
  * rolling upgrade instances of both versions keep separate buckets (each admits at most its own
- * burst) instead of failing on each other's key type, and the old hashes expire by themselves.
+ * burst) instead of failing on each other's key type, and the old hashes expire by themselves. Not
+ * GCRA (one theoretical arrival time): it needs the same three calls ({@code TIME}, {@code GET},
+ * {@code SET}), which is where a script's time goes, and its doubles round differently from {@link
+ * TokenBucketState}'s, so the stores would no longer answer alike to the token.
  */
 public final class TokenBucket implements CountingAlgorithm {
   static final TokenBucket INSTANCE = new TokenBucket();
