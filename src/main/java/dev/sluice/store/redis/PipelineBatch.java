@@ -168,18 +168,26 @@ final class PipelineBatch implements RedisBatch {
   @Override
   public Reply<Long> incrementExpiring(String key, long hits, long ttlMillis) {
     next().appendCommand(MULTI);
-    keyed(
-        pipeline.appendCommand(
-            new CommandObject<>(
-                new CommandArguments(Protocol.Command.INCRBY).add(key).add(hits),
-                BuilderFactory.STRING)));
-    keyed(
-        pipeline.appendCommand(
-            new CommandObject<>(
-                new CommandArguments(Protocol.Command.PEXPIRE).add(key).add(ttlMillis).add(NX),
-                BuilderFactory.STRING)));
+    Reply<String> increment =
+        keyed(
+            pipeline.appendCommand(
+                new CommandObject<>(
+                    new CommandArguments(Protocol.Command.INCRBY).add(key).add(hits),
+                    BuilderFactory.STRING)));
+    Reply<String> expire =
+        keyed(
+            pipeline.appendCommand(
+                new CommandObject<>(
+                    new CommandArguments(Protocol.Command.PEXPIRE).add(key).add(ttlMillis).add(NX),
+                    BuilderFactory.STRING)));
     Response<List<Object>> exec = pipeline.appendCommand(EXEC);
-    return () -> countOf(exec.get());
+    return () -> {
+      // A command refused while queuing (READONLY from a demoted master, OOM) made EXEC abort;
+      // its error, not EXECABORT, says what is wrong with the store.
+      increment.get();
+      expire.get();
+      return countOf(exec.get());
+    };
   }
 
   /** The INCRBY result out of EXEC's {@code [count, expiry set]}. */
