@@ -140,8 +140,8 @@ public final class Replayer implements DecisionListener {
     RuleTally tally = tallies.computeIfAbsent(id, k -> new RuleTally());
     tally.limit = outcome.limit();
     tally.add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
-    // One EVALSHA per counted descriptor, whatever the algorithm: each has its one script
-    // (lua/fixed_window.lua does INCRBY and PEXPIRE NX in one step since issue 11.9).
+    // One Redis operation per counted descriptor, whatever the algorithm: a script call, or for
+    // a fixed window one MULTI/EXEC of INCRBY and PEXPIRE NX.
     commandsPerSecond.add(second);
     commands++;
   }
