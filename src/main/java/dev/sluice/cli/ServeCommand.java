@@ -80,6 +80,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin ReferenceMetricsOptions referenceMetrics;
 
+  @Mixin RlqsOptions rlqs;
+
   @Override
   public Integer call() throws InterruptedException {
     if (!reference.errors().isEmpty()) {
@@ -127,7 +129,8 @@ final class ServeCommand implements Callable<Integer> {
           capacity.requestLimits(),
           capture.toConfig(),
           limiter.consistency(rules.defaultConsistency),
-          referenceMetrics.toConfig());
+          referenceMetrics.toConfig(),
+          rlqs.toConfig());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param consistency the synced and split consistency modes' settings
  * @param referenceMetrics {@link ReferenceMetricsConfig#OFF} unless the reference's Prometheus
  *     endpoint is wanted
+ * @param rlqs Envoy's Rate Limit Quota Service on the RLS port
  */
 public record ServeConfig(
     RulesConfig rules,
@@ -26,7 +27,8 @@ public record ServeConfig(
     RequestLimits requestLimits,
     CaptureConfig capture,
     ConsistencyConfig consistency,
-    ReferenceMetricsConfig referenceMetrics) {
+    ReferenceMetricsConfig referenceMetrics,
+    RlqsConfig rlqs) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
     Objects.requireNonNull(store, "store");
@@ -39,6 +41,35 @@ public record ServeConfig(
     Objects.requireNonNull(capture, "capture");
     Objects.requireNonNull(consistency, "consistency");
     Objects.requireNonNull(referenceMetrics, "referenceMetrics");
+    Objects.requireNonNull(rlqs, "rlqs");
+  }
+
+  /** With the default {@link RlqsConfig}. */
+  public ServeConfig(
+      RulesConfig rules,
+      StoreConfig store,
+      ServerConfig server,
+      LimiterConfig limiter,
+      HeaderConfig headers,
+      RuleSource ruleSource,
+      TracingConfig tracing,
+      RequestLimits requestLimits,
+      CaptureConfig capture,
+      ConsistencyConfig consistency,
+      ReferenceMetricsConfig referenceMetrics) {
+    this(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency,
+        referenceMetrics,
+        RlqsConfig.defaults());
   }
 
   /** Without the reference's Prometheus endpoint. */
@@ -147,7 +178,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withStore(StoreConfig newStore) {
@@ -162,7 +194,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withServer(ServerConfig newServer) {
@@ -177,7 +210,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withLimiter(LimiterConfig newLimiter) {
@@ -192,7 +226,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withHeaders(HeaderConfig newHeaders) {
@@ -207,7 +242,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withRuleSource(RuleSource newSource) {
@@ -222,7 +258,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withTracing(TracingConfig newTracing) {
@@ -237,7 +274,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withRequestLimits(RequestLimits newLimits) {
@@ -252,7 +290,8 @@ public record ServeConfig(
         newLimits,
         capture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withCapture(CaptureConfig newCapture) {
@@ -267,7 +306,8 @@ public record ServeConfig(
         requestLimits,
         newCapture,
         consistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withConsistency(ConsistencyConfig newConsistency) {
@@ -282,7 +322,8 @@ public record ServeConfig(
         requestLimits,
         capture,
         newConsistency,
-        referenceMetrics);
+        referenceMetrics,
+        rlqs);
   }
 
   public ServeConfig withReferenceMetrics(ReferenceMetricsConfig newReferenceMetrics) {
@@ -297,6 +338,23 @@ public record ServeConfig(
         requestLimits,
         capture,
         consistency,
-        newReferenceMetrics);
+        newReferenceMetrics,
+        rlqs);
+  }
+
+  public ServeConfig withRlqs(RlqsConfig newRlqs) {
+    return new ServeConfig(
+        rules,
+        store,
+        server,
+        limiter,
+        headers,
+        ruleSource,
+        tracing,
+        requestLimits,
+        capture,
+        consistency,
+        referenceMetrics,
+        newRlqs);
   }
 }
