@@ -134,8 +134,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * The start order, each part added to {@link #started} as it starts (so {@link #close} stops them
    * in reverse): the scheduler, the rule reloader, tracing, the limiter stack, the capture writer,
-   * the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule updates
-   * and the health updates.
+   * RLQS, the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule
+   * updates and the health updates.
    */
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
