@@ -1,16 +1,22 @@
 package dev.sluice.cli;
 
+import dev.sluice.rlqs.BucketReport;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import java.io.PrintWriter;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -25,6 +31,21 @@ final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin RulesOptions rules;
+
+  @Option(
+      names = "--domain",
+      defaultValue = "${env:SLUICE_CHECK_DOMAIN}",
+      description = "Domain of the --bucket maps (env SLUICE_CHECK_DOMAIN).")
+  String domain;
+
+  @Option(
+      names = "--bucket",
+      split = ";",
+      description =
+          "An RLQS BucketId map, k=v[,k=v...]: say which rule it reaches and what its Envoys are"
+              + " assigned; repeat for more (env SLUICE_CHECK_BUCKET: maps separated by ';').",
+      defaultValue = "${env:SLUICE_CHECK_BUCKET}")
+  List<String> buckets;
 
   @Override
   public Integer call() {
@@ -51,7 +72,37 @@ final class CheckCommand implements Callable<Integer> {
         .sorted(Comparator.comparing(Rule::id))
         .forEach(
             rule -> describe(rule).ifPresent(text -> out.printf("  %s: %s%n", rule.id(), text)));
+    return explainBuckets(loaded, out);
+  }
+
+  /** One line per {@code --bucket}; a usage error when a map is malformed or has no domain. */
+  private int explainBuckets(LoadResult.Loaded loaded, PrintWriter out) {
+    if (buckets == null || buckets.isEmpty()) {
+      return 0;
+    }
+    if (domain == null || domain.isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--bucket needs --domain");
+    }
+    for (String bucket : buckets) {
+      out.println(
+          BucketReport.describe(
+              loaded.rules(), domain, parseBucket(bucket), System.currentTimeMillis()));
+    }
     return 0;
+  }
+
+  private Map<String, String> parseBucket(String text) {
+    Map<String, String> bucket = new LinkedHashMap<>();
+    for (String pair : text.split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq < 1
+          || eq == pair.length() - 1
+          || bucket.put(pair.substring(0, eq), pair.substring(eq + 1)) != null) {
+        throw new ParameterException(
+            spec.commandLine(), "--bucket wants k=v[,k=v...] with distinct keys: " + text);
+      }
+    }
+    return bucket;
   }
 
   /**
