@@ -77,6 +77,8 @@ import org.slf4j.LoggerFactory;
  *       reference's Prometheus endpoint ({@code --reference-metrics-addr}) has its own set;
  *   <li>{@code prometheus-metrics-scheduler} (the Prometheus client library's own): its histograms'
  *       exemplar sampling;
+ *   <li>{@code bench-rlqs-0}: not {@code serve}'s; paces {@code sluice bench --rlqs}'s simulated
+ *       Envoys;
  *   <li>{@code bench-after-error-0}: not {@code serve}'s; {@code sluice bench}'s pause after a
  *       failed request.
  * </ul>

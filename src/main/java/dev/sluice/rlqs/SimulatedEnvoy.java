@@ -24,14 +24,16 @@ import java.util.Optional;
  * bucket's assignment says (allow all while it has none, Envoy's default {@code
  * no_assignment_behavior}), then reported. A token bucket refills continuously up to {@code
  * max_tokens}, and a new, different strategy starts a full bucket, as Envoy's does. Responses may
- * come on any thread; the state they touch is guarded by this object's monitor.
+ * come on any thread; the state they touch is guarded by this object's monitor. Used by {@code
+ * sluice bench --rlqs} and by the tests.
  */
-final class SimulatedEnvoy implements AutoCloseable {
+public final class SimulatedEnvoy implements AutoCloseable {
   private final String domain;
   private final Map<String, String> bucket;
   private final Duration interval;
   private final StreamObserver<RateLimitQuotaUsageReports> reports;
   private final List<Long> admittedPerStep = new ArrayList<>();
+  private final List<Long> deniedPerStep = new ArrayList<>();
   private volatile double demandPerSecond;
   private RateLimitStrategy strategy;
   private double tokens;
@@ -40,7 +42,12 @@ final class SimulatedEnvoy implements AutoCloseable {
   private Status ended;
   private boolean first = true;
 
-  SimulatedEnvoy(
+  /**
+   * Opens the stream; nothing is sent before the first {@link #step} with a request.
+   *
+   * @param interval the report interval, also each step's length of virtual time
+   */
+  public SimulatedEnvoy(
       Channel channel,
       String domain,
       Map<String, String> bucket,
@@ -54,18 +61,19 @@ final class SimulatedEnvoy implements AutoCloseable {
         RateLimitQuotaServiceGrpc.newStub(channel).streamRateLimitQuotas(new Responses());
   }
 
-  void demand(double perSecond) {
+  public void demand(double perSecond) {
     demandPerSecond = perSecond;
   }
 
   /** One report interval: requests arrive, are enforced, and are reported. */
-  synchronized void step() {
+  public synchronized void step() {
     double seconds = interval.toNanos() / 1e9;
     arrivals += demandPerSecond * seconds;
     long offered = (long) Math.floor(arrivals);
     arrivals -= offered;
     long admitted = admit(offered, seconds);
     admittedPerStep.add(admitted);
+    deniedPerStep.add(offered - admitted);
     if (ended != null || (offered == 0 && first)) {
       return;
     }
@@ -126,6 +134,16 @@ final class SimulatedEnvoy implements AutoCloseable {
     }
     int counted = admittedPerStep.size() - from;
     return counted == 0 ? 0 : sum / (counted * interval.toNanos() / 1e9);
+  }
+
+  /** Requests admitted in each step so far, in order. */
+  public synchronized List<Long> admitted() {
+    return List.copyOf(admittedPerStep);
+  }
+
+  /** Requests denied in each step so far, in order. */
+  public synchronized List<Long> denied() {
+    return List.copyOf(deniedPerStep);
   }
 
   synchronized int steps() {

@@ -1,0 +1,206 @@
+package dev.sluice.rlqs;
+
+import dev.sluice.threads.DaemonThreadFactory;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code sluice bench --rlqs}: several simulated Envoys ({@link SimulatedEnvoy}) on one bucket,
+ * spread round-robin over one or more Sluice instances, each with its own demand; per period (a
+ * second, or the report interval when longer) it prints what all admitted against the limit and
+ * each one's admitted and denied rates, then how long the total took to stay within 10 % of the
+ * limit, the over-admission after that, and the false denials (requests denied in periods whose
+ * total was under 90 % of the limit). The Envoys run on virtual time paced by one {@code
+ * bench-rlqs} thread.
+ */
+public final class RlqsBench {
+  /**
+   * @param targets {@code host:port} of each instance's gRPC port
+   * @param demands per Envoy, requests per second
+   * @param limit the bucket's rule, per second, for the comparison; 0 = not known
+   * @param leaveAt when the first Envoy stops reporting, if it does
+   * @param arriveAt when the last Envoy starts, if it starts late
+   */
+  public record Settings(
+      List<String> targets,
+      String domain,
+      Map<String, String> bucket,
+      List<Double> demands,
+      Duration interval,
+      Duration duration,
+      double limit,
+      Optional<Duration> leaveAt,
+      Optional<Duration> arriveAt) {}
+
+  private RlqsBench() {}
+
+  /** Runs the simulation for its duration and prints to {@code out}. */
+  public static void run(Settings settings, PrintWriter out) throws InterruptedException {
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (String target : settings.targets()) {
+      int colon = target.lastIndexOf(':');
+      channels.add(
+          NettyChannelBuilder.forAddress(
+                  target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)))
+              .usePlaintext()
+              .build());
+    }
+    int n = settings.demands().size();
+    long steps = settings.duration().toMillis() / settings.interval().toMillis();
+    long leaveStep =
+        settings.leaveAt().map(d -> d.toMillis() / settings.interval().toMillis()).orElse(-1L);
+    long arriveStep =
+        settings.arriveAt().map(d -> d.toMillis() / settings.interval().toMillis()).orElse(0L);
+    SimulatedEnvoy[] envoys = new SimulatedEnvoy[n];
+    long[] startedAt = new long[n];
+    CountDownLatch done = new CountDownLatch(1);
+    ScheduledExecutorService pacer =
+        Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("bench-rlqs"));
+    long[] step = {0};
+    try {
+      pacer.scheduleAtFixedRate(
+          () -> {
+            long now = step[0]++;
+            for (int i = 0; i < n; i++) {
+              boolean late = i == n - 1 && now < arriveStep;
+              if (envoys[i] == null && !late) {
+                envoys[i] =
+                    new SimulatedEnvoy(
+                        channels.get(i % channels.size()),
+                        settings.domain(),
+                        settings.bucket(),
+                        settings.demands().get(i),
+                        settings.interval());
+                startedAt[i] = now;
+              }
+              if (i == 0 && now == leaveStep && envoys[0] != null) {
+                envoys[0].close();
+              }
+              if (envoys[i] != null && !(i == 0 && leaveStep >= 0 && now >= leaveStep)) {
+                envoys[i].step();
+              }
+            }
+            if (step[0] >= steps) {
+              done.countDown();
+            }
+          },
+          0,
+          settings.interval().toMillis(),
+          TimeUnit.MILLISECONDS);
+      done.await();
+    } finally {
+      pacer.shutdownNow();
+      pacer.awaitTermination(5, TimeUnit.SECONDS);
+    }
+    report(settings, envoys, startedAt, out);
+    for (SimulatedEnvoy envoy : envoys) {
+      if (envoy != null) {
+        envoy.close();
+      }
+    }
+    channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  private static void report(
+      Settings settings, SimulatedEnvoy[] envoys, long[] startedAt, PrintWriter out) {
+    long stepsPerPeriod = Math.max(1, 1000 / settings.interval().toMillis());
+    double periodSeconds = stepsPerPeriod * settings.interval().toMillis() / 1000.0;
+    long steps = settings.duration().toMillis() / settings.interval().toMillis();
+    int periods = (int) (steps / stepsPerPeriod);
+    double[] totals = new double[periods];
+    double[] denied = new double[periods];
+    for (int p = 0; p < periods; p++) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < envoys.length; i++) {
+        double[] rates = rates(envoys[i], startedAt[i], p * stepsPerPeriod, stepsPerPeriod);
+        totals[p] += rates[0] / periodSeconds;
+        denied[p] += rates[1];
+        line.append(
+            String.format(
+                Locale.ROOT,
+                " | e%d %.1f/s denied %.1f/s",
+                i + 1,
+                rates[0] / periodSeconds,
+                rates[1] / periodSeconds));
+      }
+      out.printf(
+          Locale.ROOT,
+          "t=%5.1fs admitted %.1f/s%s%s%n",
+          (p + 1) * periodSeconds,
+          totals[p],
+          settings.limit() > 0
+              ? String.format(
+                  Locale.ROOT,
+                  " (%+.1f%% of %.0f)",
+                  100 * (totals[p] / settings.limit() - 1),
+                  settings.limit())
+              : "",
+          line);
+    }
+    summary(settings, totals, denied, periodSeconds, out);
+    out.flush();
+  }
+
+  /** Admitted and denied over {@code count} steps from step {@code from} of the run. */
+  private static double[] rates(SimulatedEnvoy envoy, long startedAt, long from, long count) {
+    double[] sums = new double[2];
+    if (envoy == null) {
+      return sums;
+    }
+    List<Long> admitted = envoy.admitted();
+    List<Long> denied = envoy.denied();
+    for (long s = Math.max(from, startedAt); s < from + count; s++) {
+      int index = (int) (s - startedAt);
+      if (index >= 0 && index < admitted.size()) {
+        sums[0] += admitted.get(index);
+        sums[1] += denied.get(index);
+      }
+    }
+    return sums;
+  }
+
+  private static void summary(
+      Settings settings, double[] totals, double[] denied, double periodSeconds, PrintWriter out) {
+    if (settings.limit() <= 0 || totals.length == 0) {
+      return;
+    }
+    int converged = totals.length;
+    while (converged > 0 && Math.abs(totals[converged - 1] / settings.limit() - 1) <= 0.10) {
+      converged--;
+    }
+    double after = 0;
+    for (int p = converged; p < totals.length; p++) {
+      after += totals[p];
+    }
+    double falseDenials = 0;
+    for (int p = 0; p < totals.length; p++) {
+      if (totals[p] < 0.9 * settings.limit()) {
+        falseDenials += denied[p];
+      }
+    }
+    out.printf(
+        Locale.ROOT,
+        "converged (within 10%% of the limit to the end) after %.1fs; after that admitted %s;"
+            + " false denials %.0f%n",
+        converged * periodSeconds,
+        converged == totals.length
+            ? "n/a"
+            : String.format(
+                Locale.ROOT,
+                "%.1f/s (%+.1f%%)",
+                after / (totals.length - converged),
+                100 * (after / (totals.length - converged) / settings.limit() - 1)),
+        falseDenials);
+  }
+}
