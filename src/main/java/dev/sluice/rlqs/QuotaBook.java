@@ -31,9 +31,7 @@ final class QuotaBook {
         .compute(
             client,
             (c, demand) ->
-                demand == null
-                    ? Demand.first(nowMillis)
-                    : demand.report(requests, elapsedMillis, nowMillis));
+                (demand == null ? Demand.NONE : demand).report(requests, elapsedMillis, nowMillis));
   }
 
   /** Forgets {@code client} in {@code group} (its stream ended or the bucket was abandoned). */

@@ -189,6 +189,7 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
     if (!plan.equals(bucket.plan)) {
       leave(bucket);
       if (plan instanceof BucketPlan.Divided divided) {
+        // Subscribed with its demand unknown, as a new bucket is: 1 ms measures nothing.
         context.quotas().book().report(divided.group(), client, 0, 1, now);
       }
       bucket.plan = plan;

@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * {@code sluice bench --rlqs}: several simulated Envoys ({@link SimulatedEnvoy}) on one bucket,
  * spread round-robin over one or more Sluice instances, each with its own demand; per period (a
  * second, or the report interval when longer) it prints what all admitted against the limit and
- * each one's admitted and denied rates, then how long the total took to stay within 10 % of the
- * limit, the over-admission after that, and the false denials (requests denied in periods whose
- * total was under 90 % of the limit). The Envoys run on virtual time paced by one {@code
- * bench-rlqs} thread.
+ * each one's admitted and denied rates, then how long the total took to stay within 10 % of its
+ * target (the limit, or what the Envoys offered when that is less), the over-admission after that,
+ * and the false denials (requests denied in periods whose total was under 90 % of its target). The
+ * Envoys run on virtual time paced by one {@code bench-rlqs} thread.
  */
 public final class RlqsBench {
   /**
@@ -120,12 +120,14 @@ public final class RlqsBench {
     int periods = (int) (steps / stepsPerPeriod);
     double[] totals = new double[periods];
     double[] denied = new double[periods];
+    double[] offered = new double[periods];
     for (int p = 0; p < periods; p++) {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < envoys.length; i++) {
         double[] rates = rates(envoys[i], startedAt[i], p * stepsPerPeriod, stepsPerPeriod);
         totals[p] += rates[0] / periodSeconds;
         denied[p] += rates[1];
+        offered[p] += (rates[0] + rates[1]) / periodSeconds;
         line.append(
             String.format(
                 Locale.ROOT,
@@ -148,7 +150,11 @@ public final class RlqsBench {
               : "",
           line);
     }
-    summary(settings, totals, denied, periodSeconds, out);
+    double[] targets = new double[periods];
+    for (int p = 0; p < periods; p++) {
+      targets[p] = Math.min(settings.limit(), offered[p]);
+    }
+    summary(settings, new double[][] {totals, targets, denied}, periodSeconds, out);
     out.flush();
   }
 
@@ -170,37 +176,47 @@ public final class RlqsBench {
     return sums;
   }
 
+  /** {@code series}: admitted total, target and denied, per period. */
   private static void summary(
-      Settings settings, double[] totals, double[] denied, double periodSeconds, PrintWriter out) {
+      Settings settings, double[][] series, double periodSeconds, PrintWriter out) {
+    double[] totals = series[0];
+    double[] targets = series[1];
+    double[] denied = series[2];
     if (settings.limit() <= 0 || totals.length == 0) {
       return;
     }
     int converged = totals.length;
-    while (converged > 0 && Math.abs(totals[converged - 1] / settings.limit() - 1) <= 0.10) {
+    while (converged > 0
+        && Math.abs(totals[converged - 1] - targets[converged - 1])
+            <= 0.10 * targets[converged - 1]) {
       converged--;
     }
-    double after = 0;
+    double admitted = 0;
+    double target = 0;
     for (int p = converged; p < totals.length; p++) {
-      after += totals[p];
+      admitted += totals[p];
+      target += targets[p];
     }
     double falseDenials = 0;
     for (int p = 0; p < totals.length; p++) {
-      if (totals[p] < 0.9 * settings.limit()) {
+      if (totals[p] < 0.9 * targets[p]) {
         falseDenials += denied[p];
       }
     }
+    int after = totals.length - converged;
     out.printf(
         Locale.ROOT,
-        "converged (within 10%% of the limit to the end) after %.1fs; after that admitted %s;"
+        "converged (within 10%% of the target to the end) after %.1fs; after that admitted %s;"
             + " false denials %.0f%n",
         converged * periodSeconds,
-        converged == totals.length
+        after == 0
             ? "n/a"
             : String.format(
                 Locale.ROOT,
-                "%.1f/s (%+.1f%%)",
-                after / (totals.length - converged),
-                100 * (after / (totals.length - converged) / settings.limit() - 1)),
+                "%.1f/s against %.1f/s (%+.1f%%)",
+                admitted / after,
+                target / after,
+                100 * (admitted / target - 1)),
         falseDenials);
   }
 }

@@ -79,7 +79,6 @@ class QuotasTest {
   }
 
   private void demand(double perSecond) {
-    book.report(plan.group(), "c1", 0, 1000, clock.millis());
     book.report(plan.group(), "c1", (long) perSecond, 1000, clock.millis());
   }
 
