@@ -20,8 +20,8 @@ import java.util.Optional;
 
 /**
  * One Envoy's rate_limit_quota filter for one bucket, on virtual time: each {@link #step} is one
- * report interval in which {@code demand × interval} requests arrive and are let through as the
- * bucket's assignment says (allow all while it has none, Envoy's default {@code
+ * report interval in which {@code demand × interval} requests arrive, spread evenly, and are let
+ * through as the bucket's assignment says (allow all while it has none, Envoy's default {@code
  * no_assignment_behavior}), then reported. A token bucket refills continuously up to {@code
  * max_tokens}, and a new, different strategy starts a full bucket, as Envoy's does. Responses may
  * come on any thread; the state they touch is guarded by this object's monitor. Used by {@code
@@ -67,11 +67,19 @@ public final class SimulatedEnvoy implements AutoCloseable {
 
   /** One report interval: requests arrive, are enforced, and are reported. */
   public synchronized void step() {
-    double seconds = interval.toNanos() / 1e9;
-    arrivals += demandPerSecond * seconds;
-    long offered = (long) Math.floor(arrivals);
-    arrivals -= offered;
-    long admitted = admit(offered, seconds);
+    // Requests arrive spread over the interval, in slices of at most 10 ms, as a bucket that
+    // refills continuously sees them: all at once would cap an interval at max_tokens.
+    long slices = Math.max(1, interval.toMillis() / 10);
+    double seconds = interval.toNanos() / 1e9 / slices;
+    long offered = 0;
+    long admitted = 0;
+    for (long slice = 0; slice < slices; slice++) {
+      arrivals += demandPerSecond * seconds;
+      long arrived = (long) Math.floor(arrivals);
+      arrivals -= arrived;
+      offered += arrived;
+      admitted += admit(arrived, seconds);
+    }
     admittedPerStep.add(admitted);
     deniedPerStep.add(offered - admitted);
     if (ended != null || (offered == 0 && first)) {
