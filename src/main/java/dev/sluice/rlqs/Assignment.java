@@ -52,6 +52,13 @@ sealed interface Assignment {
     private static final long MAX_UINT32 = 0xFFFF_FFFFL;
 
     /**
+     * What the bucket of a rule without a burst holds, in seconds of the share. Envoy starts a full
+     * bucket on every new strategy, so each re-assignment can admit this much extra: a whole second
+     * of share per change measured +60 % for a second when a client arrived.
+     */
+    static final double BURST_SECONDS = 0.2;
+
+    /**
      * The token bucket for a share of a divided rate. The fill interval is chosen (1 s .. 1 h) so a
      * fill holds about 100 tokens, and the tokens per fill are rounded down, so the rate Envoy
      * enforces is at most {@code share} and at least 99 % of it (a share under one request per hour
@@ -77,7 +84,7 @@ sealed interface Assignment {
       long maxTokens =
           burst
               .map(b -> (long) Math.floor(b * Math.min(1, share / limit)))
-              .orElse((long) Math.ceil(share));
+              .orElse((long) Math.ceil(share * BURST_SECONDS));
       return new Tokens(
           Math.min(MAX_UINT32, Math.max(1, maxTokens)),
           Math.min(MAX_UINT32, tokens),

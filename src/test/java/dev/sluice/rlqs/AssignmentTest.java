@@ -14,7 +14,7 @@ class AssignmentTest {
 
     assertThat(tokens.fillInterval()).isEqualTo(Duration.ofSeconds(1));
     assertThat(tokens.tokensPerFill()).isEqualTo(333);
-    assertThat(tokens.maxTokens()).isEqualTo(334);
+    assertThat(tokens.maxTokens()).isEqualTo(67); // 0.2 s of the share, rounded up
   }
 
   @Test

@@ -135,9 +135,9 @@ class RlqsServiceTest {
 
     second.close();
     envoys.remove(second);
-    // The new, larger bucket starts full (max_tokens, one second of the share), which a demand
-    // 20 % over the share drains in 10 reports.
-    steps(30);
+    // The new, larger bucket starts full (max_tokens, 0.2 s of the share), which a demand
+    // 20 % over the share drains in 2 reports.
+    steps(10);
 
     assertThat(first.admittedRate(4)).isCloseTo(100, within(5.0));
   }
