@@ -123,6 +123,19 @@ class RlqsServiceTest {
     assertThat(medium.admittedRate(10)).isCloseTo(40, within(4.0));
     assertThat(big.admittedRate(10) + small.admittedRate(10) + medium.admittedRate(10))
         .isLessThanOrEqualTo(100 * 1.01);
+    String rule = "{domain=\"edge\",rule=\"name_api\"}";
+    assertThat(Double.parseDouble(metric("sluice_rlqs_limit_rate" + rule))).isEqualTo(100);
+    assertThat(Double.parseDouble(metric("sluice_rlqs_assigned_rate" + rule)))
+        .isBetween(95.0, 100.0);
+    assertThat(metric("sluice_rlqs_buckets")).isEqualTo("3.0");
+    assertThat(Double.parseDouble(metric("sluice_rlqs_assignments_total{kind=\"token_bucket\"}")))
+        .isGreaterThanOrEqualTo(3 * 19);
+    assertThat(
+            Double.parseDouble(
+                metric(
+                    "sluice_rlqs_reported_requests_total{domain=\"edge\",outcome=\"denied\","
+                        + "rule=\"name_api\"}")))
+        .isPositive();
   }
 
   @Test
