@@ -6,7 +6,6 @@ import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
 import java.io.PrintWriter;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,17 +91,11 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   private Map<String, String> parseBucket(String text) {
-    Map<String, String> bucket = new LinkedHashMap<>();
-    for (String pair : text.split(",")) {
-      int eq = pair.indexOf('=');
-      if (eq < 1
-          || eq == pair.length() - 1
-          || bucket.put(pair.substring(0, eq), pair.substring(eq + 1)) != null) {
-        throw new ParameterException(
-            spec.commandLine(), "--bucket wants k=v[,k=v...] with distinct keys: " + text);
-      }
+    try {
+      return BucketMaps.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    return bucket;
   }
 
   /**
