@@ -105,7 +105,8 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
         bucket = subscribe(id, now);
       }
       count(bucket, usage, now);
-      assign(bucket).ifPresent(actions::add);
+      Bucket reported = bucket;
+      assign(bucket).ifPresent(action -> add(actions, action, reported));
     }
     send(actions);
   }
@@ -136,12 +137,14 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
   /** The action for {@code bucket} now, recorded as sent; empty when there is none to send. */
   private Optional<BucketAction> assign(Bucket bucket) {
     Optional<Assignment> next = context.quotas().assign(bucket.plan, client, bucket.sent);
-    next.ifPresent(
-        assignment -> {
-          bucket.sent = Optional.of(assignment);
-          context.metrics().sent(assignment.kind());
-        });
+    next.ifPresent(assignment -> bucket.sent = Optional.of(assignment));
     return next.map(a -> RlqsMessages.assign(bucket.id, a, context.config().assignmentTtl()));
+  }
+
+  /** Adds {@code action} to what is sent, counting it by kind. */
+  private void add(List<BucketAction> actions, BucketAction action, Bucket bucket) {
+    actions.add(action);
+    context.metrics().sent(bucket.sent.map(Assignment::kind).orElse("none"));
   }
 
   /**
@@ -179,7 +182,7 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
       Optional<Assignment> before = bucket.sent;
       Optional<BucketAction> action = assign(bucket);
       if (action.isPresent() && !bucket.sent.equals(before)) {
-        actions.add(action.get());
+        add(actions, action.get(), bucket);
       }
     }
     send(actions);
