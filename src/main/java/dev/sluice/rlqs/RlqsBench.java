@@ -5,7 +5,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,69 +46,88 @@ public final class RlqsBench {
 
   /** Runs the simulation for its duration and prints to {@code out}. */
   public static void run(Settings settings, PrintWriter out) throws InterruptedException {
-    List<ManagedChannel> channels = new ArrayList<>();
-    for (String target : settings.targets()) {
-      int colon = target.lastIndexOf(':');
-      channels.add(
-          NettyChannelBuilder.forAddress(
-                  target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)))
-              .usePlaintext()
-              .build());
-    }
-    int n = settings.demands().size();
-    long steps = settings.duration().toMillis() / settings.interval().toMillis();
-    long leaveStep =
-        settings.leaveAt().map(d -> d.toMillis() / settings.interval().toMillis()).orElse(-1L);
-    long arriveStep =
-        settings.arriveAt().map(d -> d.toMillis() / settings.interval().toMillis()).orElse(0L);
-    SimulatedEnvoy[] envoys = new SimulatedEnvoy[n];
-    long[] startedAt = new long[n];
-    CountDownLatch done = new CountDownLatch(1);
+    List<ManagedChannel> channels = settings.targets().stream().map(RlqsBench::channel).toList();
+    Fleet fleet = new Fleet(settings, channels);
     ScheduledExecutorService pacer =
         Executors.newSingleThreadScheduledExecutor(new DaemonThreadFactory("bench-rlqs"));
-    long[] step = {0};
     try {
       pacer.scheduleAtFixedRate(
-          () -> {
-            long now = step[0]++;
-            for (int i = 0; i < n; i++) {
-              boolean late = i == n - 1 && now < arriveStep;
-              if (envoys[i] == null && !late) {
-                envoys[i] =
-                    new SimulatedEnvoy(
-                        channels.get(i % channels.size()),
-                        settings.domain(),
-                        settings.bucket(),
-                        settings.demands().get(i),
-                        settings.interval());
-                startedAt[i] = now;
-              }
-              if (i == 0 && now == leaveStep && envoys[0] != null) {
-                envoys[0].close();
-              }
-              if (envoys[i] != null && !(i == 0 && leaveStep >= 0 && now >= leaveStep)) {
-                envoys[i].step();
-              }
-            }
-            if (step[0] >= steps) {
-              done.countDown();
-            }
-          },
-          0,
-          settings.interval().toMillis(),
-          TimeUnit.MILLISECONDS);
-      done.await();
+          fleet::tick, 0, settings.interval().toMillis(), TimeUnit.MILLISECONDS);
+      fleet.done.await();
     } finally {
       pacer.shutdownNow();
       pacer.awaitTermination(5, TimeUnit.SECONDS);
     }
-    report(settings, envoys, startedAt, out);
-    for (SimulatedEnvoy envoy : envoys) {
+    report(settings, fleet.envoys, fleet.startedAt, out);
+    for (SimulatedEnvoy envoy : fleet.envoys) {
       if (envoy != null) {
         envoy.close();
       }
     }
     channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  private static ManagedChannel channel(String target) {
+    int colon = target.lastIndexOf(':');
+    return NettyChannelBuilder.forAddress(
+            target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)))
+        .usePlaintext()
+        .build();
+  }
+
+  /**
+   * The Envoys and their virtual time, one step per report interval; touched only by the pacer
+   * thread until {@link #done} opens.
+   */
+  private static final class Fleet {
+    final SimulatedEnvoy[] envoys;
+    final long[] startedAt;
+    final CountDownLatch done = new CountDownLatch(1);
+    private final Settings settings;
+    private final List<ManagedChannel> channels;
+    private final long steps;
+    private final long leaveStep;
+    private final long arriveStep;
+    private long step;
+
+    Fleet(Settings settings, List<ManagedChannel> channels) {
+      this.settings = settings;
+      this.channels = channels;
+      long interval = settings.interval().toMillis();
+      this.steps = settings.duration().toMillis() / interval;
+      this.leaveStep = settings.leaveAt().map(d -> d.toMillis() / interval).orElse(-1L);
+      this.arriveStep = settings.arriveAt().map(d -> d.toMillis() / interval).orElse(0L);
+      this.envoys = new SimulatedEnvoy[settings.demands().size()];
+      this.startedAt = new long[envoys.length];
+    }
+
+    /** One report interval: the late Envoy arrives, the first one leaves, the others step. */
+    void tick() {
+      long now = step++;
+      for (int i = 0; i < envoys.length; i++) {
+        boolean late = i == envoys.length - 1 && now < arriveStep;
+        if (envoys[i] == null && !late) {
+          envoys[i] =
+              new SimulatedEnvoy(
+                  channels.get(i % channels.size()),
+                  settings.domain(),
+                  settings.bucket(),
+                  settings.demands().get(i),
+                  settings.interval());
+          startedAt[i] = now;
+        }
+        boolean gone = i == 0 && leaveStep >= 0 && now >= leaveStep;
+        if (gone && now == leaveStep) {
+          envoys[0].close();
+        }
+        if (envoys[i] != null && !gone) {
+          envoys[i].step();
+        }
+      }
+      if (step >= steps) {
+        done.countDown();
+      }
+    }
   }
 
   private static void report(
