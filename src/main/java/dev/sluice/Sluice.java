@@ -10,6 +10,8 @@ import dev.sluice.live.LiveStats;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.refstats.MapperException;
 import dev.sluice.refstats.ReferenceMetrics;
+import dev.sluice.rlqs.RlqsService;
+import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
@@ -24,14 +26,17 @@ import dev.sluice.tracing.OtelTracing;
 import dev.sluice.tracing.Tracing;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerCredentials;
+import io.grpc.ServerServiceDefinition;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +64,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code sluice-explain-redis-N}: reads counters for the admin API's explain on Redis;
  *   <li>{@code sluice-scheduler-N} (the one {@link Scheduler}): memory sweeps, the breaker probe,
  *       rule reload polls, gRPC health updates, the synced counters' sync (which waits there for
- *       its pipeline's answer) and the split heartbeat;
+ *       its pipeline's answer), the split heartbeat and the RLQS turn (which waits there for its
+ *       Redis demand exchange);
  *   <li>{@code sluice-rules-watch-0}: waits for file-system events and hands each to the scheduler
  *       (the JDK's {@code FileSystemWatchService} thread collects them for it);
  *   <li>{@code sluice-xds-0}: the xDS rule client's callbacks and reconnects;
@@ -71,6 +77,8 @@ import org.slf4j.LoggerFactory;
  *       reference's Prometheus endpoint ({@code --reference-metrics-addr}) has its own set;
  *   <li>{@code prometheus-metrics-scheduler} (the Prometheus client library's own): its histograms'
  *       exemplar sampling;
+ *   <li>{@code bench-rlqs-0}: not {@code serve}'s; paces {@code sluice bench --rlqs}'s simulated
+ *       Envoys;
  *   <li>{@code bench-after-error-0}: not {@code serve}'s; {@code sluice bench}'s pause after a
  *       failed request.
  * </ul>
@@ -128,8 +136,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * The start order, each part added to {@link #started} as it starts (so {@link #close} stops them
    * in reverse): the scheduler, the rule reloader, tracing, the limiter stack, the capture writer,
-   * the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule updates
-   * and the health updates.
+   * RLQS, the gRPC transport report, the RLS port (its TLS first), the admin ports, then the rule
+   * updates and the health updates.
    */
   private void startAll(Clock clock) {
     // The whole tree, secrets masked: what this process runs with, in one line.
@@ -150,10 +158,15 @@ public final class Sluice implements AutoCloseable {
     ProcessStatus status = new ProcessStatus(config, rules, stack, () -> draining);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimitGrpcService service = rlsService(stack.limiter(live), tracing, clock);
+    List<ServerServiceDefinition> services = new ArrayList<>();
+    services.add(tracing.intercept(service.definition()));
+    if (config.rlqs().enabled()) {
+      services.add(startRlqs(rules.reloader()::rules, scheduler, clock).definition());
+    }
     TransportReport transport = new TransportReport(metrics.grpcTransport(), clock);
     started.add("grpc transport report", transport.start(scheduler));
     // Set before it starts: a port that cannot be bound is still stopped by close().
-    grpc = rlsServer(service, tracing, scheduler, transport);
+    grpc = rlsServer(services, scheduler, transport);
     started.add("grpc server", grpc.start());
     admin =
         startAdmin(
@@ -195,17 +208,31 @@ public final class Sluice implements AutoCloseable {
     return writer;
   }
 
+  /**
+   * Envoy's Rate Limit Quota Service on the RLS port (so behind its TLS): its turn every report
+   * interval on the scheduler, where it waits for the Redis demand exchange; closed after the port.
+   */
+  private RlqsService startRlqs(Supplier<RuleSet> rules, Scheduler scheduler, Clock clock) {
+    RlqsService rlqs =
+        started.add(
+            "rlqs",
+            RlqsService.create(
+                new RlqsService.Settings(
+                    config.rlqs(), config.store(), config.limiter(), metrics.rlqs()),
+                rules,
+                clock));
+    started.add("rlqs turns", rlqs.start(scheduler)::cancel);
+    return rlqs;
+  }
+
   /** The RLS port, not yet started; its TLS credentials (when configured) are started here. */
   private GrpcServer rlsServer(
-      RateLimitGrpcService service,
-      Tracing tracing,
-      Scheduler scheduler,
-      TransportReport transport) {
+      List<ServerServiceDefinition> services, Scheduler scheduler, TransportReport transport) {
     AccessConfig access = config.server().access();
     return new GrpcServer(
         new InetSocketAddress(access.grpcBind(), config.server().grpcPort()),
         grpcCredentials(access, scheduler),
-        List.of(tracing.intercept(service.definition())),
+        services,
         new GrpcServer.Settings(
             config.server().grpcThreads(),
             config.server().connectionAge(),

@@ -49,6 +49,8 @@ class SluiceStartOrderIT {
               "rule reloader",
               "tracing",
               "limiter stack",
+              "rlqs",
+              "rlqs turns",
               "grpc transport report",
               "grpc tls",
               "grpc server",

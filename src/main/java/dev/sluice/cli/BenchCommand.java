@@ -6,12 +6,14 @@ import dev.sluice.bench.KeyMode;
 import dev.sluice.bench.LoadGenerator;
 import dev.sluice.bench.RequestTemplate;
 import dev.sluice.bench.Target;
+import dev.sluice.rlqs.RlqsBench;
 import dev.sluice.rules.Entry;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -139,8 +141,20 @@ final class BenchCommand implements Callable<Integer> {
               + " SLUICE_BENCH_JSON, default ${DEFAULT-VALUE}).")
   boolean json;
 
+  @Mixin RlqsBenchOptions rlqs;
+
   @Override
   public Integer call() throws InterruptedException {
+    if (rlqs.enabled) {
+      RlqsBench.Settings settings;
+      try {
+        settings = rlqs.toSettings(target.toString(), domain, duration);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      RlqsBench.run(settings, spec.commandLine().getOut());
+      return 0;
+    }
     BenchConfig config = toConfig();
     PrintWriter err = spec.commandLine().getErr();
     BenchResult result =

@@ -1,14 +1,19 @@
 package dev.sluice.cli;
 
+import dev.sluice.rlqs.BucketReport;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.load.LoadResult;
 import java.io.PrintWriter;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -22,6 +27,21 @@ import picocli.CommandLine.Spec;
     description = "Validate rule files: one 'FILE:LINE: message' per problem.")
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
+
+  @Option(
+      names = "--domain",
+      defaultValue = "${env:SLUICE_CHECK_DOMAIN}",
+      description = "Domain of the --bucket maps (env SLUICE_CHECK_DOMAIN).")
+  String domain;
+
+  @Option(
+      names = "--bucket",
+      split = ";",
+      description =
+          "An RLQS BucketId map, k=v[,k=v...]: say which rule it reaches and what its Envoys are"
+              + " assigned; repeat for more (env SLUICE_CHECK_BUCKET: maps separated by ';').",
+      defaultValue = "${env:SLUICE_CHECK_BUCKET}")
+  List<String> buckets;
 
   @Override
   public Integer call() {
@@ -44,7 +64,31 @@ final class CheckCommand implements Callable<Integer> {
         .sorted(Comparator.comparing(Rule::id))
         .forEach(
             rule -> describe(rule).ifPresent(text -> out.printf("  %s: %s%n", rule.id(), text)));
+    return explainBuckets(loaded, out);
+  }
+
+  /** One line per {@code --bucket}; a usage error when a map is malformed or has no domain. */
+  private int explainBuckets(LoadResult.Loaded loaded, PrintWriter out) {
+    if (buckets == null || buckets.isEmpty()) {
+      return 0;
+    }
+    if (domain == null || domain.isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--bucket needs --domain");
+    }
+    for (String bucket : buckets) {
+      out.println(
+          BucketReport.describe(
+              loaded.rules(), domain, parseBucket(bucket), System.currentTimeMillis()));
+    }
     return 0;
+  }
+
+  private Map<String, String> parseBucket(String text) {
+    try {
+      return BucketMaps.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.sluice.explain.Explainer;
 import dev.sluice.explain.Explanation;
 import dev.sluice.limiter.DescriptorRequest;
 import dev.sluice.limiter.RateLimitCall;
+import dev.sluice.rlqs.BucketReport;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.load.LoadResult;
 import dev.sluice.rules.load.RuleLoader;
@@ -26,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
@@ -60,12 +62,20 @@ final class ExplainCommand implements Callable<Integer> {
 
   @Option(
       names = "--descriptor",
-      required = true,
       defaultValue = "${env:SLUICE_EXPLAIN_DESCRIPTOR}",
       description =
           "One descriptor, entries in order: k=v[,k=v...]; repeat for more descriptors (env"
               + " SLUICE_EXPLAIN_DESCRIPTOR: descriptors separated by ';').")
   List<String> descriptors;
+
+  @Option(
+      names = "--bucket",
+      split = ";",
+      defaultValue = "${env:SLUICE_EXPLAIN_BUCKET}",
+      description =
+          "An RLQS BucketId map, k=v[,k=v...]: the rule it reaches and what its Envoys are"
+              + " assigned; repeat for more (env SLUICE_EXPLAIN_BUCKET: maps separated by ';').")
+  List<String> buckets;
 
   @Option(
       names = "--hits-addend",
@@ -91,6 +101,21 @@ final class ExplainCommand implements Callable<Integer> {
       return 1;
     }
     LoadResult.Loaded loaded = (LoadResult.Loaded) result;
+    boolean anyBucket = buckets != null && !buckets.isEmpty();
+    if (anyBucket) {
+      for (String bucket : buckets) {
+        out.println(
+            BucketReport.describe(
+                loaded.rules(), domain, bucketMap(bucket), System.currentTimeMillis()));
+      }
+    }
+    if (descriptors == null || descriptors.isEmpty()) {
+      if (!anyBucket) {
+        throw new ParameterException(spec.commandLine(), "--descriptor or --bucket is required");
+      }
+      out.flush();
+      return 0;
+    }
     RateLimitCall call = toCall();
     try (ExecutorScheduler scheduler = new ExecutorScheduler(1);
         CounterStore counters = openStore(scheduler)) {
@@ -126,6 +151,14 @@ final class ExplainCommand implements Callable<Integer> {
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-explain-redis"))
         .start();
+  }
+
+  private Map<String, String> bucketMap(String text) {
+    try {
+      return BucketMaps.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   private RateLimitCall toCall() {

@@ -8,6 +8,7 @@ import dev.sluice.config.OverloadSettings;
 import dev.sluice.config.RedisSettings;
 import dev.sluice.config.ReferenceMetricsSettings;
 import dev.sluice.config.ResponseSettings;
+import dev.sluice.config.RlqsSettings;
 import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeSettings;
 import dev.sluice.config.ServerSettings;
@@ -45,7 +46,8 @@ final class SettingOptions {
               TracingSettings.ALL,
               CaptureSettings.ALL,
               CapacitySettings.ALL,
-              ReferenceMetricsSettings.ALL)
+              ReferenceMetricsSettings.ALL,
+              RlqsSettings.ALL)
           .flatMap(List::stream)
           .toList();
 

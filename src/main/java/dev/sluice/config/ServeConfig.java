@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param consistency the synced and split consistency modes' settings
  * @param referenceMetrics {@link ReferenceMetricsConfig#OFF} unless the reference's Prometheus
  *     endpoint is wanted
+ * @param rlqs Envoy's Rate Limit Quota Service on the RLS port
  * @param settings the declared settings' values this tree was built from; a setting that needs no
  *     record of its own (a switch read in one place) is read here
  */
@@ -29,6 +30,7 @@ public record ServeConfig(
     CaptureConfig capture,
     ConsistencyConfig consistency,
     ReferenceMetricsConfig referenceMetrics,
+    RlqsConfig rlqs,
     SettingValues settings) {
   public ServeConfig {
     Objects.requireNonNull(rules, "rules");
@@ -42,6 +44,7 @@ public record ServeConfig(
     Objects.requireNonNull(capture, "capture");
     Objects.requireNonNull(consistency, "consistency");
     Objects.requireNonNull(referenceMetrics, "referenceMetrics");
+    Objects.requireNonNull(rlqs, "rlqs");
     Objects.requireNonNull(settings, "settings");
   }
 
@@ -64,6 +67,7 @@ public record ServeConfig(
     builder.capture = capture;
     builder.consistency = consistency;
     builder.referenceMetrics = referenceMetrics;
+    builder.rlqs = rlqs;
     builder.settings = settings;
     return builder;
   }
@@ -72,7 +76,7 @@ public record ServeConfig(
    * Collects the parts of a {@link ServeConfig}; {@link #build} validates them. Not thread-safe.
    * Parts not set are their defaults: limiter {@link LimiterConfig#defaults()}, headers off, rules
    * from files, no tracing, default request limits, no capture, default consistency, no reference
-   * metrics, every declared setting at its default.
+   * metrics, RLQS at its defaults, every declared setting at its default.
    */
   public static final class Builder {
     private RulesConfig rules;
@@ -86,6 +90,7 @@ public record ServeConfig(
     private CaptureConfig capture = CaptureConfig.OFF;
     private ConsistencyConfig consistency = ConsistencyConfig.defaults();
     private ReferenceMetricsConfig referenceMetrics = ReferenceMetricsConfig.OFF;
+    private RlqsConfig rlqs = RlqsConfig.defaults();
     private SettingValues settings = SettingValues.defaults();
 
     private Builder() {}
@@ -145,6 +150,11 @@ public record ServeConfig(
       return this;
     }
 
+    public Builder rlqs(RlqsConfig value) {
+      this.rlqs = value;
+      return this;
+    }
+
     public Builder settings(SettingValues value) {
       this.settings = value;
       return this;
@@ -163,6 +173,7 @@ public record ServeConfig(
           capture,
           consistency,
           referenceMetrics,
+          rlqs,
           settings);
     }
   }
@@ -185,6 +196,7 @@ public record ServeConfig(
         CaptureConfig.from(values),
         ConsistencyConfig.from(values),
         ReferenceMetricsConfig.from(values),
+        RlqsConfig.from(values),
         values);
   }
 }

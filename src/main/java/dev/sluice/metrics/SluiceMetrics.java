@@ -70,6 +70,7 @@ public final class SluiceMetrics {
   private final ConsistencyMetrics consistency;
   private final StatsMirror mirror;
   private final GrpcTransportMetrics grpcTransport;
+  private final RlqsMetrics rlqs;
 
   public SluiceMetrics(PrometheusRegistry registry) {
     this(registry, StatsMirror.NONE);
@@ -84,6 +85,7 @@ public final class SluiceMetrics {
     this.mirror = mirror;
     this.consistency = new ConsistencyMetrics(registry);
     this.grpcTransport = new GrpcTransportMetrics(registry);
+    this.rlqs = new RlqsMetrics(registry);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -354,6 +356,11 @@ public final class SluiceMetrics {
   /** The gRPC ports' limits: calls refused, connections closed, connections open. */
   public GrpcTransportMetrics grpcTransport() {
     return grpcTransport;
+  }
+
+  /** The Rate Limit Quota Service's streams, assignments and rates. */
+  public RlqsMetrics rlqs() {
+    return rlqs;
   }
 
   public void memoryEvicted(long counters) {

@@ -69,4 +69,38 @@ class CheckCommandTest {
             "  api.quarter: 100 per 15 minutes, fixed_window",
             "  api.user: 10 per second, fixed_window; 1000 per 6 hours, token_bucket, burst 50");
   }
+
+  @Test
+  void check_bucket_saysWhichRuleItReachesAndTheAssignment() throws IOException {
+    Files.writeString(
+        dir.resolve("edge.yaml"),
+        """
+        domain: edge
+        descriptors:
+          - key: name
+            value: api
+            descriptors:
+              - key: env
+                rate_limit: {unit: second, requests_per_unit: 100}
+          - key: tenant
+            rate_limit: {unit: minute, requests_per_unit: 0}
+        """);
+
+    int code =
+        check(
+            "--config",
+            dir.toString(),
+            "--domain",
+            "edge",
+            "--bucket",
+            "env=prod,name=api;tenant=t1;name=other");
+
+    assertThat(code).isEqualTo(0);
+    assertThat(out.toString())
+        .contains(
+            "bucket {env=prod, name=api} -> edge.name_api.env (100 per second, fixed_window):"
+                + " token buckets, max-min fair shares of 100.0/s")
+        .contains("bucket {tenant=t1} -> edge.tenant (0 per minute, fixed_window): DENY_ALL")
+        .contains("bucket {name=other} -> no rule: ALLOW_ALL");
+  }
 }

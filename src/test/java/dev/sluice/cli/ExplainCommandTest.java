@@ -54,4 +54,48 @@ class ExplainCommandTest {
             .getAsString();
     assertThat(key).endsWith("|ops|user=wendy");
   }
+
+  @Test
+  void bucket_saysWhichRuleItReaches_withoutADescriptor() throws Exception {
+    Path rules = Files.createDirectory(dir.resolve("rules"));
+    Files.writeString(
+        rules.resolve("ops.yaml"),
+        """
+        domain: ops
+        descriptors:
+          - key: user
+            descriptors:
+              - key: name
+                value: api
+                rate_limit: {unit: hour, requests_per_unit: 5}
+        """);
+    StringWriter out = new StringWriter();
+    CommandLine command = new CommandLine(new ExplainCommand());
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(new StringWriter(), true));
+
+    int code =
+        command.execute(
+            "--config", rules.toString(), "--domain", "ops", "--bucket", "name=api,user=u1");
+
+    assertThat(code).isZero();
+    assertThat(out.toString())
+        .startsWith("bucket {name=api, user=u1} -> ops.user.name_api (5 per hour, fixed_window)");
+  }
+
+  @Test
+  void neitherDescriptorNorBucket_usageError() throws Exception {
+    Path rules = Files.createDirectory(dir.resolve("rules"));
+    Files.writeString(
+        rules.resolve("ops.yaml"),
+        "domain: ops\ndescriptors:\n  - key: user\n    rate_limit: {unit: hour, requests_per_unit: 5}\n");
+    StringWriter err = new StringWriter();
+    CommandLine command = new CommandLine(new ExplainCommand());
+    command.setErr(new PrintWriter(err, true));
+
+    int code = command.execute("--config", rules.toString(), "--domain", "ops");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).contains("--descriptor or --bucket is required");
+  }
 }
