@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * released from any of those threads.
  */
 final class LoadRun {
-  private final Outcomes outcomes = new Outcomes();
+  private final Outcomes outcomes;
   private final RequestSource requests;
   private final Semaphore inFlight;
   private final int concurrency;
@@ -41,6 +41,7 @@ final class LoadRun {
     this.end = measureStart + config.duration().toNanos();
     this.requests = new RequestSource(config.requests(), config.keys());
     this.timeoutNanos = config.timeout().toNanos();
+    this.outcomes = new Outcomes(timeoutNanos);
     this.concurrency = config.concurrency();
     this.inFlight = new Semaphore(concurrency);
   }

@@ -50,6 +50,12 @@ class CallerDeadlineIT {
 
   private static final Duration WAIT = Duration.ofSeconds(30);
 
+  /**
+   * Long enough for a loaded machine to deliver the call to the server before it expires (else it
+   * is never sent, or counted at arrival), short enough for a quick test.
+   */
+  private static final Duration IMPATIENT = Duration.ofSeconds(1);
+
   /** 10 minutes into an hour: the window cannot end during the test. */
   private final FakeClock clock = FakeClock.atEpochSecond(1_699_999_200L + 600);
 
@@ -119,6 +125,30 @@ class CallerDeadlineIT {
     return value.find() ? Double.parseDouble(value.group(1)) : 0;
   }
 
+  private void awaitExpiredInAll(int requests) {
+    try {
+      Eventually.await(
+          WAIT, requests + " requests counted as expired", () -> expiredInAll() == requests);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + ": arrival "
+              + expired("arrival")
+              + ", queued "
+              + expired("queued")
+              + ", cancelled "
+              + expired("cancelled")
+              + ", charged in redis "
+              + chargedInRedis(),
+          e);
+    }
+  }
+
+  /** Every stage: on a loaded machine a call may reach the server only after its deadline. */
+  private double expiredInAll() {
+    return expired("arrival") + expired("queued") + expired("cancelled");
+  }
+
   private static Status.Code codeOf(ListenableFuture<?> future) throws InterruptedException {
     try {
       future.get();
@@ -134,7 +164,7 @@ class CallerDeadlineIT {
     ListenableFuture<RateLimitResponse> patient = stallBehindOnePatientRequest();
     List<ListenableFuture<RateLimitResponse>> queued = new ArrayList<>();
     for (int i = 0; i < impatient; i++) {
-      queued.add(send(Duration.ofMillis(200)));
+      queued.add(send(IMPATIENT));
     }
     for (ListenableFuture<RateLimitResponse> each : queued) {
       assertThat(codeOf(each)).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
@@ -144,10 +174,7 @@ class CallerDeadlineIT {
 
     assertThat(patient.get(WAIT.toSeconds(), TimeUnit.SECONDS).getOverallCode())
         .isEqualTo(RateLimitResponse.Code.OK);
-    Eventually.await(
-        WAIT,
-        "every impatient request counted as expired",
-        () -> expired("queued") + expired("cancelled") == impatient);
+    awaitExpiredInAll(impatient);
     RateLimitResponse next = send(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(next.getOverallCode()).isEqualTo(RateLimitResponse.Code.OK);
     assertThat(chargedInRedis()).as("the patient request and the next one only").isEqualTo(2);
@@ -159,7 +186,7 @@ class CallerDeadlineIT {
     ListenableFuture<RateLimitResponse> cancelled = send(WAIT);
     // The call must be queued before it is cancelled: a later call on the same connection, which
     // times out only after the server has read both, shows it was.
-    ListenableFuture<RateLimitResponse> witness = send(Duration.ofMillis(300));
+    ListenableFuture<RateLimitResponse> witness = send(IMPATIENT);
     cancelled.cancel(true);
     assertThat(codeOf(witness)).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
 
@@ -167,9 +194,11 @@ class CallerDeadlineIT {
 
     assertThat(patient.get(WAIT.toSeconds(), TimeUnit.SECONDS).getOverallCode())
         .isEqualTo(RateLimitResponse.Code.OK);
-    Eventually.await(WAIT, "the cancelled call counted", () -> expired("cancelled") >= 1);
-    Eventually.await(
-        WAIT, "both dropped calls counted", () -> expired("queued") + expired("cancelled") == 2);
+    // The witness may count as cancelled too (its client resets the stream at its deadline); and
+    // on a loaded machine the cancelled call may be cancelled before gRPC hands it to the service
+    // at all. Either way, neither is charged.
+    Eventually.await(WAIT, "a cancelled call counted", () -> expired("cancelled") >= 1);
+    assertThat(expiredInAll()).isBetween(1.0, 2.0);
     assertThat(send(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS).getOverallCode())
         .isEqualTo(RateLimitResponse.Code.OK);
     assertThat(chargedInRedis()).as("the patient request and the next one only").isEqualTo(2);
