@@ -184,21 +184,21 @@ class CallerDeadlineIT {
   void stalledRedis_cancelledCall_isNeverCharged() throws Exception {
     ListenableFuture<RateLimitResponse> patient = stallBehindOnePatientRequest();
     ListenableFuture<RateLimitResponse> cancelled = send(WAIT);
-    // The call must be queued before it is cancelled: a later call on the same connection, which
-    // times out only after the server has read both, shows it was.
-    ListenableFuture<RateLimitResponse> witness = send(IMPATIENT);
+    // Each impatient witness, sent on the same connection and failing only after its deadline,
+    // shows that the server has read what came before it: the call is queued before it is
+    // cancelled, and the cancel has arrived before Redis is back.
+    assertThat(codeOf(send(IMPATIENT))).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     cancelled.cancel(true);
-    assertThat(codeOf(witness)).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+    assertThat(codeOf(send(IMPATIENT))).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
 
     proxy.resume();
 
     assertThat(patient.get(WAIT.toSeconds(), TimeUnit.SECONDS).getOverallCode())
         .isEqualTo(RateLimitResponse.Code.OK);
-    // The witness may count as cancelled too (its client resets the stream at its deadline); and
-    // on a loaded machine the cancelled call may be cancelled before gRPC hands it to the service
-    // at all. Either way, neither is charged.
-    Eventually.await(WAIT, "a cancelled call counted", () -> expired("cancelled") >= 1);
-    assertThat(expiredInAll()).isBetween(1.0, 2.0);
+    // The cancelled call and both witnesses, which count as cancelled or queued depending on
+    // whether the client's reset or the server's own deadline timer comes first.
+    awaitExpiredInAll(3);
+    assertThat(expired("cancelled")).isGreaterThanOrEqualTo(1);
     assertThat(send(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS).getOverallCode())
         .isEqualTo(RateLimitResponse.Code.OK);
     assertThat(chargedInRedis()).as("the patient request and the next one only").isEqualTo(2);
