@@ -7,11 +7,15 @@ import dev.sluice.store.Patience;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreExpiredException;
 import dev.sluice.store.StoreShedException;
+import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -155,6 +159,86 @@ class LaneBacklogTest {
 
     // Only the head is looked at: the writer drops the rest when it reaches them.
     assertThat(newest.answered()).isInstanceOf(StoreShedException.class);
+  }
+
+  @Test
+  void concurrentOffersDropsAndTakes_answerEachRequestOnce_andWriteNoExpiredOne() throws Exception {
+    int producers = 4;
+    int perProducer = 2_000;
+    AtomicInteger answered = new AtomicInteger();
+    AtomicInteger expiredWritten = new AtomicInteger();
+    AtomicReference<LaneBacklog> lane = new AtomicReference<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  List<PendingRequest<?>> batch = lane.get().takeBatch(PipelineLane.MAX_BATCH_HITS);
+                  batch.forEach(request -> ((PendingRequest<String>) request).succeed("written"));
+                  lane.get().written(batch);
+                }
+              } catch (InterruptedException e) {
+                // the test is over
+              }
+            });
+    lane.set(new LaneBacklog(writer, 64, "node:1"));
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (int p = 0; p < producers; p++) {
+      Thread producer =
+          new Thread(() -> offerMany(lane.get(), start, perProducer, answered, expiredWritten));
+      threads.add(producer);
+      producer.start();
+    }
+    writer.start();
+    start.countDown();
+    for (Thread producer : threads) {
+      producer.join();
+    }
+    Eventually.await(
+        Duration.ofSeconds(30),
+        "every request answered",
+        () -> answered.get() == producers * perProducer);
+    writer.interrupt();
+    writer.join();
+
+    assertThat(answered.get()).isEqualTo(producers * perProducer);
+    assertThat(expiredWritten.get()).isZero();
+    assertThat(lane.get().load()).isZero();
+  }
+
+  /**
+   * Offers {@code count} requests once {@code start} opens; every other caller gives up right after
+   * its request is offered (it waits when offered, and never after).
+   */
+  private static void offerMany(
+      LaneBacklog lane,
+      CountDownLatch start,
+      int count,
+      AtomicInteger answered,
+      AtomicInteger expiredWritten) {
+    try {
+      start.await();
+    } catch (InterruptedException e) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      boolean leaves = i % 2 == 1;
+      AtomicInteger asked = new AtomicInteger();
+      Patience caller =
+          () ->
+              leaves && asked.getAndIncrement() > 0
+                  ? Patience.State.PAST_DEADLINE
+                  : Patience.State.WAITING;
+      PendingRequest.Answer<String> answer =
+          (value, failure) -> {
+            answered.incrementAndGet();
+            if (leaves && "written".equals(value)) {
+              expiredWritten.incrementAndGet();
+            }
+          };
+      lane.offer(new PendingRequest<>(1, pipeline -> () -> "x", answer, null, caller));
+    }
   }
 
   @Test
