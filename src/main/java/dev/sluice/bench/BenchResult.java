@@ -88,10 +88,10 @@ public record BenchResult(
   }
 
   /**
-   * Goodput: answers (OK or OVER_LIMIT) that arrived within the request's deadline, from its start
-   * (the due time in open loop), per second of the window. Errors, shed requests and late answers
-   * are not goodput; neither should failure-policy answers be, which the generator cannot tell
-   * apart, so measure goodput against a server running {@code --failure-mode error}.
+   * Goodput: answers (OK or OVER_LIMIT) that arrived within the request's deadline, counted from
+   * its send as its gRPC deadline is, per second of the window. Errors, shed requests and late
+   * answers are not goodput; neither should failure-policy answers be, which the generator cannot
+   * tell apart, so measure goodput against a server running {@code --failure-mode error}.
    */
   public double goodputPerSecond() {
     double seconds = measured.toNanos() / 1e9;

@@ -126,6 +126,7 @@ final class LoadRun {
   /** One request in flight; its outcome is counted only when it was sent in the window. */
   private final class Call extends ClientCall.Listener<Integer> {
     private final long startNanos;
+    private final long sentNanos = System.nanoTime();
     private final boolean measured;
     private final Runnable then;
     private final Executor afterError;
@@ -147,7 +148,7 @@ final class LoadRun {
     public void onClose(Status status, Metadata trailers) {
       if (status.isOk() && code != null) {
         if (measured) {
-          outcomes.answered(RlsWire.code(code), startNanos);
+          outcomes.answered(RlsWire.code(code), startNanos, sentNanos);
         }
         then.run();
         return;

@@ -48,14 +48,23 @@ final class Outcomes {
    * {@code startNanos} (a {@link System#nanoTime()}) to now, any other code counts as an error.
    */
   void answered(RateLimitResponse.Code answer, long startNanos) {
+    answered(answer, startNanos, startNanos);
+  }
+
+  /**
+   * {@link #answered(RateLimitResponse.Code, long)}, for a request sent at {@code sentNanos} (later
+   * than its due time when the generator fell behind): goodput counts from the send, as the call's
+   * gRPC deadline does, so a generator short of CPU does not read as a slow server.
+   */
+  void answered(RateLimitResponse.Code answer, long startNanos, long sentNanos) {
     if (answer != RateLimitResponse.Code.OK && answer != RateLimitResponse.Code.OVER_LIMIT) {
       failed("OVERALL_CODE_" + answer, "the server answered overall_code " + answer);
       return;
     }
-    long nanos = System.nanoTime() - startNanos;
-    latencies.recordValue(LatencySummary.capped(nanos));
+    long now = System.nanoTime();
+    latencies.recordValue(LatencySummary.capped(now - startNanos));
     (answer == RateLimitResponse.Code.OK ? ok : overLimit).increment();
-    if (nanos <= deadlineNanos) {
+    if (now - sentNanos <= deadlineNanos) {
       withinDeadline.increment();
     }
   }

@@ -57,6 +57,15 @@ class OutcomesTest {
   }
 
   @Test
+  void answered_sentLateButAnsweredWithinTheDeadlineOfTheSend_isGoodput() {
+    send(1);
+    long now = System.nanoTime();
+    outcomes.answered(RateLimitResponse.Code.OK, now - 30 * MILLISECOND, now);
+
+    assertThat(result(true).counts().withinDeadline()).isEqualTo(1);
+  }
+
+  @Test
   void toResult_drained_noUnfinishedEntry() {
     send(2);
     outcomes.answered(RateLimitResponse.Code.OK, System.nanoTime());
