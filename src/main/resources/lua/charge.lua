@@ -26,7 +26,7 @@
 --
 -- Writes: fixed window INCRBY + EXPIRE NX (window); sliding window HINCRBY on the current
 -- window's field, and for a new field HDEL of the windows that can no longer be previous + PEXPIRE
--- (two windows); token bucket HSET + PEXPIRE (until full); only for charged hits.
+-- (two windows); token bucket SET PX (until full) when it took tokens; only for charged hits.
 --
 -- Reply, integers only, six per hit: {fits, charged, remaining, reset, count, index}
 --   fits      1 when the hit fits its limit
@@ -147,11 +147,14 @@ algo.tb = {
     h.key = h.base
   end,
   read = function(h)
-    local state = redis.call('HMGET', h.key, 'tokens', 'at')
-    local tokens = tonumber(state[1])
-    local at = tonumber(state[2])
-    if tokens == nil or at == nil then
+    local stored = redis.call('GET', h.key)
+    if not stored then
       return {tokens = h.burst, at = now}
+    end
+    local t, a = string.match(stored, '^(%S+) (%S+)$')
+    local tokens, at = tonumber(t), tonumber(a)
+    if tokens == nil or at == nil then
+      error('not a token bucket: ' .. h.key)
     end
     return {tokens = tokens, at = at}
   end,
@@ -186,17 +189,23 @@ algo.tb = {
       count = count + hits
     end
     h.ttl = math.max(1, math.floor((until_full + 999) / 1000))
+    -- Only a take of tokens moves the state (TokenBucketState.take): a read or a refusal leaves it.
+    local next = s
+    if fits and hits > 0 then
+      next = {tokens = left, at = now, taken = true}
+    end
     return {
       fits = fits,
-      next = {tokens = left, at = now},
+      next = next,
       remaining = whole,
       reset = reset,
       count = count
     }
   end,
   write = function(h, hits, s)
-    redis.call('HSET', h.key, 'tokens', string.format('%.17g', s.tokens), 'at', fmt(s.at))
-    redis.call('PEXPIRE', h.key, h.ttl)
+    if s.taken then
+      redis.call('SET', h.key, string.format('%.17g %.0f', s.tokens, s.at), 'PX', h.ttl)
+    end
   end
 }
 

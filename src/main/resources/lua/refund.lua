@@ -4,7 +4,7 @@
 -- charge_denied: false counters are refunded here (see README, "Denied requests charge nothing").
 --
 -- KEYS     one per hit: the key that was charged (a fixed window's key with its index, a sliding
---          window's hash, or the bucket); the script touches no other key
+--          window's hash, or the bucket's string '<tokens> <at>'); the script touches no other key
 -- ARGV     per hit, in KEYS order: algorithm (fw, sw, tb), hits to give back, and a third value:
 --          the capacity (burst) for a bucket, the window index charged (the hash's field) for a
 --          sliding window, unused (0) for a fixed window
@@ -23,10 +23,11 @@ for n, key in ipairs(KEYS) do
   local third = ARGV[3 * n]
   if algorithm == 'tb' then
     local capacity = tonumber(third)
-    local tokens = tonumber(redis.call('HGET', key, 'tokens'))
-    if tokens ~= nil then
-      local back = math.min(capacity, tokens + hits)
-      redis.call('HSET', key, 'tokens', string.format('%.17g', back))
+    local stored = redis.call('GET', key)
+    if stored then
+      local t, at = string.match(stored, '^(%S+) (%S+)$')
+      local back = math.min(capacity, tonumber(t) + hits)
+      redis.call('SET', key, string.format('%.17g', back) .. ' ' .. at, 'KEEPTTL')
       changed = changed + 1
     end
   elseif algorithm == 'sw' then

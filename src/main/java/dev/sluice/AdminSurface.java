@@ -17,6 +17,8 @@ import dev.sluice.admin.ReadGuard;
 import dev.sluice.admin.RlconfigHandler;
 import dev.sluice.admin.RulesHandler;
 import dev.sluice.config.AccessConfig;
+import dev.sluice.config.GrpcTransportConfig;
+import dev.sluice.config.GrpcTransportConfig.RlsHandlers;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.explain.Explainer;
 import dev.sluice.explain.RequestExplainer;
@@ -25,6 +27,8 @@ import dev.sluice.live.LiveStats;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.server.GrpcServer;
+import dev.sluice.server.PortLimits;
+import dev.sluice.server.TransportReport;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.service.RequestMapping;
 import dev.sluice.store.CounterStore;
@@ -51,19 +55,22 @@ final class AdminSurface {
    * @param counters what inspect and explain read: the primary store, or a synced or split rule's
    *     local view
    * @param service what {@code /json} sends a request through
+   * @param transport where the admin gRPC port's client limits report, as the RLS port's do
    */
   record Sources(
       RuleReloader rules,
       CounterStore counters,
       SluiceMetrics metrics,
       RateLimitGrpcService service,
-      LiveStats live) {
+      LiveStats live,
+      TransportReport transport) {
     Sources {
       Objects.requireNonNull(rules, "rules");
       Objects.requireNonNull(counters, "counters");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(service, "service");
       Objects.requireNonNull(live, "live");
+      Objects.requireNonNull(transport, "transport");
     }
   }
 
@@ -94,9 +101,14 @@ final class AdminSurface {
           new GrpcServer(
               new InetSocketAddress(access.httpBind(), access.adminGrpcPort().getAsInt()),
               InsecureServerCredentials.create(),
-              2,
               List.of(new AdminGrpcService(api).withCaller()),
-              config.server().connectionAge());
+              // The RLS port's per-client limits, counted in the same metrics: a flood on this
+              // port is as able to exhaust the heap.
+              new GrpcServer.Settings(
+                  2,
+                  config.server().connectionAge(),
+                  GrpcTransportConfig.defaults().toBuilder().rlsHandlers(RlsHandlers.POOL).build(),
+                  new PortLimits(config.server().grpcLimits(), sources.transport())));
       started.add("admin grpc server", server.start());
       server.setServing(true);
       grpc = Optional.of(server);

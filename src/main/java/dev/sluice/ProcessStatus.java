@@ -3,6 +3,7 @@ package dev.sluice;
 import dev.sluice.admin.HealthReport;
 import dev.sluice.assembly.LimiterStack;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerSettings;
 import dev.sluice.config.XdsConfig;
 import dev.sluice.live.LiveStatus;
 import dev.sluice.rules.load.RuleReloader;
@@ -35,7 +36,10 @@ final class ProcessStatus {
     this.draining = draining;
   }
 
-  /** Unhealthy while shutting down, without required rules, or with a store out; else healthy. */
+  /**
+   * Unhealthy while shutting down, without required rules, or with a store out (unless health does
+   * not follow the store: then a store out is a degradation); else healthy.
+   */
   HealthReport health() {
     List<String> problems = new ArrayList<>();
     if (draining.getAsBoolean()) {
@@ -49,8 +53,10 @@ final class ProcessStatus {
     if (config.server().healthNeedsRules() && rules.reloader().rules().domains().isEmpty()) {
       problems.add("no rules loaded (--health-needs-rules)");
     }
-    storeProblems(problems);
-    return new HealthReport(problems, degraded());
+    List<String> degraded = degraded();
+    // With --health-follows-store=false a store outage is shown but does not fail the probe.
+    storeProblems(config.settings().get(ServerSettings.HEALTH_FOLLOWS_STORE) ? problems : degraded);
+    return new HealthReport(problems, degraded);
   }
 
   private void storeProblems(List<String> problems) {

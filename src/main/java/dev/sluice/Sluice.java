@@ -159,7 +159,8 @@ public final class Sluice implements AutoCloseable {
     started.add("grpc server", grpc.start());
     admin =
         startAdmin(
-            new AdminSurface.Sources(rules.reloader(), stack.routed(), metrics, service, live),
+            new AdminSurface.Sources(
+                rules.reloader(), stack.routed(), metrics, service, live, transport),
             status);
     referenceMetrics
         .start(config.server().adminHttp())

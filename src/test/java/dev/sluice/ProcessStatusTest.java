@@ -6,14 +6,24 @@ import dev.sluice.admin.HealthReport;
 import dev.sluice.assembly.LimiterStack;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerSettings;
+import dev.sluice.config.SettingValues;
+import dev.sluice.config.StoreConfig;
 import dev.sluice.config.XdsConfig;
 import dev.sluice.live.LiveStatus;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rules.Algorithm;
+import dev.sluice.rules.Limit;
+import dev.sluice.rules.Unit;
+import dev.sluice.store.GuardedStore;
+import dev.sluice.store.Hit;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
 import dev.sluice.tracing.Tracing;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,8 +61,9 @@ class ProcessStatusTest {
   private ServeConfig fileRules() throws IOException {
     Files.writeString(dir.resolve("rules.yaml"), RULES);
     ServeConfig config = RunningSluice.config(RunningSluice.memoryStore());
-    return config.withRules(
-        new RulesConfig(dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm()));
+    return config.toBuilder()
+        .rules(new RulesConfig(dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm()))
+        .build();
   }
 
   private ProcessStatus status(ServeConfig config) {
@@ -86,8 +97,9 @@ class ProcessStatusTest {
   @Test
   void health_xdsBeforeTheFirstPush_unhealthyNamingTheServer() {
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withRuleSource(XdsConfig.plaintext("xds.internal:18000"));
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .ruleSource(XdsConfig.plaintext("xds.internal:18000"))
+            .build();
 
     HealthReport health = status(config).health();
 
@@ -109,10 +121,59 @@ class ProcessStatusTest {
             4 << 20,
             false);
     ServeConfig config =
-        base.withRuleSource(lenient).withServer(base.server().withHealthNeedsRules(true));
+        base.toBuilder()
+            .ruleSource(lenient)
+            .server(base.server().toBuilder().healthNeedsRules(true).build())
+            .build();
 
     assertThat(status(config).health().problems())
         .containsExactly("no rules loaded (--health-needs-rules)");
+  }
+
+  @Test
+  void health_storeBreakerOpen_unhealthyByDefault_degradedWhenHealthDoesNotFollowTheStore()
+      throws IOException {
+    ServeConfig follows = fileRules().toBuilder().store(redisWhereNoneListens()).build();
+    ServeConfig apart =
+        follows.toBuilder()
+            .settings(
+                SettingValues.builder().set(ServerSettings.HEALTH_FOLLOWS_STORE, false).build())
+            .build();
+
+    HealthReport followed = withBreakerOpen(status(follows)).health();
+    HealthReport notFollowed = withBreakerOpen(status(apart)).health();
+
+    assertThat(followed.healthy()).isFalse();
+    assertThat(followed.problems())
+        .singleElement()
+        .asString()
+        .contains("unavailable (circuit open");
+    assertThat(notFollowed.healthy()).isTrue();
+    assertThat(notFollowed.problems()).isEmpty();
+    assertThat(notFollowed.degraded())
+        .singleElement()
+        .asString()
+        .contains("unavailable (circuit open");
+  }
+
+  /** A Redis store on a port that was free a moment ago: every connection is refused. */
+  private static StoreConfig redisWhereNoneListens() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    return RunningSluice.redisStore(URI.create("redis://127.0.0.1:" + port));
+  }
+
+  /** Refused connections open the breaker within a few calls. */
+  private ProcessStatus withBreakerOpen(ProcessStatus status) {
+    GuardedStore store = stacks.get(stacks.size() - 1).store();
+    Limit limit = Limit.of(10, Unit.HOUR, Algorithm.FIXED_WINDOW);
+    for (int i = 0; i < 20 && store.available(); i++) {
+      store.acquire(List.of(new Hit("fw|3600|health|k", limit, 1))).handle((u, e) -> e).join();
+    }
+    assertThat(store.state()).as("breaker after refused connections").isEqualTo("open");
+    return status;
   }
 
   @Test

@@ -36,13 +36,14 @@ class ReferenceMetricsStartupTest {
                 ttl: 1m
             """);
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withReferenceMetrics(
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .referenceMetrics(
                 new ReferenceMetricsConfig(
                     ReferenceMetricsConfig.parseAddress("127.0.0.1:0"),
                     "/metrics",
                     Optional.of(mapper),
-                    false));
+                    false))
+            .build();
 
     assertThatThrownBy(
             () -> RunningSluice.start(RULES, config, FakeClock.atEpochSecond(1_700_000_000L)))

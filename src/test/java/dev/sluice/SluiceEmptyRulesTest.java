@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.rules.Algorithm;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
@@ -27,8 +29,15 @@ class SluiceEmptyRulesTest {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
 
   private ServeConfig config(boolean allowEmpty) {
-    return RunningSluice.config(RunningSluice.memoryStore())
-        .withRules(new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty));
+    return RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+        .rules(
+            RulesConfig.from(
+                SettingValues.builder()
+                    .set(RulesSettings.CONFIG, dir)
+                    .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
+                    .set(RulesSettings.ALLOW_EMPTY_RULES, allowEmpty)
+                    .build()))
+        .build();
   }
 
   @Test
@@ -42,7 +51,10 @@ class SluiceEmptyRulesTest {
   @Test
   void healthNeedsRules_unhealthyUntilAFileBringsADomain() throws Exception {
     ServeConfig config = config(true);
-    config = config.withServer(config.server().withHealthNeedsRules(true));
+    config =
+        config.toBuilder()
+            .server(config.server().toBuilder().healthNeedsRules(true).build())
+            .build();
     try (Sluice sluice = Sluice.start(config, clock)) {
       assertThat(healthcheck(sluice).statusCode()).isEqualTo(503);
       assertThat(healthcheck(sluice).body()).contains("no rules loaded");

@@ -32,8 +32,13 @@ class SluiceStartOrderIT {
     GrpcTlsConfig tls = new GrpcTlsConfig(cert, TestCertificates.keyOf(cert), Optional.empty());
     config =
         RunningSluice.withAdminToken(
-            config.withServer(
-                config.server().withAccess(config.server().access().withGrpcTls(tls))),
+            config.toBuilder()
+                .server(
+                    config.server().toBuilder()
+                        .access(
+                            config.server().access().toBuilder().grpcTls(Optional.of(tls)).build())
+                        .build())
+                .build(),
             false);
 
     try (RunningSluice sluice =

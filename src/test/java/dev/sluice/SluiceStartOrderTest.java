@@ -60,7 +60,8 @@ class SluiceStartOrderTest {
             false,
             CaptureConfig.DEFAULT_MAX_BYTES,
             CaptureConfig.DEFAULT_MAX_FILES);
-    ServeConfig config = RunningSluice.withAdminToken(defaults(), false).withCapture(capture);
+    ServeConfig config =
+        RunningSluice.withAdminToken(defaults(), false).toBuilder().capture(capture).build();
 
     try (RunningSluice sluice = RunningSluice.start(RULES, config, clock)) {
       assertThat(sluice.sluice().startedParts())
@@ -82,13 +83,14 @@ class SluiceStartOrderTest {
   @Test
   void start_referenceMetrics_listenerAfterTheAdminPort() {
     ServeConfig config =
-        defaults()
-            .withReferenceMetrics(
+        defaults().toBuilder()
+            .referenceMetrics(
                 new ReferenceMetricsConfig(
                     ReferenceMetricsConfig.parseAddress("127.0.0.1:0"),
                     "/metrics",
                     Optional.empty(),
-                    false));
+                    false))
+            .build();
 
     try (RunningSluice sluice = RunningSluice.start(RULES, config, clock)) {
       assertThat(sluice.sluice().startedParts())
@@ -110,7 +112,8 @@ class SluiceStartOrderTest {
   @Test
   void start_xdsRules_xdsThreadThenClientInsteadOfTheWatch() {
     // Nothing listens on port 1: the client keeps reconnecting, Sluice serves without rules.
-    ServeConfig config = defaults().withRuleSource(XdsConfig.plaintext("127.0.0.1:1"));
+    ServeConfig config =
+        defaults().toBuilder().ruleSource(XdsConfig.plaintext("127.0.0.1:1")).build();
 
     try (RunningSluice sluice = RunningSluice.start(RULES, config, clock)) {
       assertThat(sluice.sluice().startedParts())

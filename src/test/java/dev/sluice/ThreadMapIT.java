@@ -67,14 +67,15 @@ class ThreadMapIT {
   void serve_everyThreadItCreates_isInTheThreadMap() throws Exception {
     Set<String> before = threadPrefixes();
     StoreConfig store =
-        RunningSluice.redisStore(redis.uri())
-            .withPerSecondRedis(
-                Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")));
+        RunningSluice.redisStore(redis.uri()).toBuilder()
+            .perSecondRedis(
+                Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")))
+            .build();
     ServeConfig config =
-        RunningSluice.config(store)
-            .withCapture(
-                new CaptureConfig(
-                    Optional.of(dir.resolve("capture.jsonl")), 1.0, true, 1 << 20, 2));
+        RunningSluice.config(store).toBuilder()
+            .capture(
+                new CaptureConfig(Optional.of(dir.resolve("capture.jsonl")), 1.0, true, 1 << 20, 2))
+            .build();
     String rules =
         """
         domain: api

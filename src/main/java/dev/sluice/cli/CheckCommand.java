@@ -2,14 +2,12 @@ package dev.sluice.cli;
 
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.load.LoadResult;
-import dev.sluice.rules.load.RuleLoader;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -18,26 +16,21 @@ import picocli.CommandLine.Spec;
  * ({@code api.user: 100 per 15 minutes, fixed_window}), or 1 and the problems.
  */
 @Command(
+    modelTransformer = SettingOptions.Rules.class,
     name = "check",
     mixinStandardHelpOptions = true,
     description = "Validate rule files: one 'FILE:LINE: message' per problem.")
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Mixin RulesOptions rules;
-
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    LoadResult result =
-        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
-            .mergingDomains(rules.mergeDomains)
-            .withDefaultConsistency(rules.defaultConsistency)
-            .load(rules.config);
+    LoadResult result = rules().loader().load(rules().config());
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
-      err.printf("%d problem(s) in %s%n", failed.problems().size(), rules.config);
+      err.printf("%d problem(s) in %s%n", failed.problems().size(), rules().config());
       return 1;
     }
     LoadResult.Loaded loaded = (LoadResult.Loaded) result;
@@ -67,5 +60,9 @@ final class CheckCommand implements Callable<Integer> {
     }
     return Optional.of(
         rule.limits().stream().map(l -> l.limit().describe()).collect(Collectors.joining("; ")));
+  }
+
+  private RulesOptions rules() {
+    return new RulesOptions(SettingOptions.values(spec));
   }
 }

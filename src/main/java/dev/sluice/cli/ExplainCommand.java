@@ -3,7 +3,9 @@ package dev.sluice.cli;
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.admin.ProtoJson;
 import dev.sluice.config.RedisConfig;
-import dev.sluice.config.RedisEndpoint;
+import dev.sluice.config.RedisSettings;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreKind;
 import dev.sluice.explain.ExplainProtos;
 import dev.sluice.explain.ExplainText;
@@ -29,7 +31,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Spec;
  * (optionally) the live counters in Redis, without consuming anything.
  */
 @Command(
+    modelTransformer = SettingOptions.Explain.class,
     name = "explain",
     mixinStandardHelpOptions = true,
     sortOptions = false,
@@ -48,8 +50,6 @@ import picocli.CommandLine.Spec;
             + " consumed).")
 final class ExplainCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
-
-  @Mixin RulesOptions rules;
 
   @Option(
       names = "--domain",
@@ -74,30 +74,6 @@ final class ExplainCommand implements Callable<Integer> {
   long hitsAddend;
 
   @Option(
-      names = "--store",
-      defaultValue = "${env:SLUICE_STORE:-memory}",
-      converter = Converters.StoreKindConverter.class,
-      description =
-          "Where the counters are: memory (a fresh, empty store) or redis (env SLUICE_STORE,"
-              + " default ${DEFAULT-VALUE}).")
-  StoreKind store;
-
-  @Option(
-      names = "--redis-url",
-      defaultValue = "${env:SLUICE_REDIS_URL:-redis://localhost:6379}",
-      converter = Converters.RedisUrlConverter.class,
-      description =
-          "Redis to read the counters from (env SLUICE_REDIS_URL, default ${DEFAULT-VALUE}).")
-  RedisEndpoint redisUrl;
-
-  @Option(
-      names = "--redis-key-prefix",
-      defaultValue = "${env:SLUICE_REDIS_KEY_PREFIX:-}",
-      description =
-          "Prefix of every Redis key, as the servers use it (env SLUICE_REDIS_KEY_PREFIX).")
-  String keyPrefix;
-
-  @Option(
       names = "--json",
       defaultValue = "${env:SLUICE_EXPLAIN_JSON:-false}",
       description = "Print sluice.admin.v1.ExplainResponse as JSON (env SLUICE_EXPLAIN_JSON).")
@@ -108,11 +84,8 @@ final class ExplainCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     // Read as serve and check read them, so explain shows the rules a deployment would load.
-    RuleLoader loader =
-        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
-            .mergingDomains(rules.mergeDomains)
-            .withDefaultConsistency(rules.defaultConsistency);
-    LoadResult result = loader.load(rules.config);
+    RuleLoader loader = rules().loader();
+    LoadResult result = loader.load(rules().config());
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
       return 1;
@@ -122,7 +95,7 @@ final class ExplainCommand implements Callable<Integer> {
     try (ExecutorScheduler scheduler = new ExecutorScheduler(1);
         CounterStore counters = openStore(scheduler)) {
       Explanation explanation =
-          new Explainer(loaded::rules, counters, rules.defaultAlgorithm)
+          new Explainer(loaded::rules, counters, rules().defaultAlgorithm())
               .explain(call)
               .get(30, TimeUnit.SECONDS);
       out.print(json ? json(explanation) : ExplainText.render(explanation));
@@ -139,12 +112,17 @@ final class ExplainCommand implements Callable<Integer> {
 
   /** A tool's store, closed with the command: a fresh memory store, or the servers' Redis. */
   private CounterStore openStore(ExecutorScheduler scheduler) {
-    if (store == StoreKind.MEMORY) {
+    SettingValues values = SettingOptions.values(spec);
+    if (values.get(ServeSettings.STORE) == StoreKind.MEMORY) {
       return new InMemoryCounterStore(Clock.systemUTC(), scheduler);
     }
     // A tool, not the request path: a generous timeout, one connection.
     return new RedisCounterStore(
-            new RedisConfig(redisUrl, Duration.ofSeconds(2), 1, keyPrefix),
+            new RedisConfig(
+                values.get(RedisSettings.REDIS_URL),
+                Duration.ofSeconds(2),
+                1,
+                values.get(RedisSettings.REDIS_KEY_PREFIX)),
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-explain-redis"))
         .start();
@@ -176,5 +154,9 @@ final class ExplainCommand implements Callable<Integer> {
       entries.add(new Entry(pair.substring(0, eq).trim(), pair.substring(eq + 1)));
     }
     return entries;
+  }
+
+  private RulesOptions rules() {
+    return new RulesOptions(SettingOptions.values(spec));
   }
 }

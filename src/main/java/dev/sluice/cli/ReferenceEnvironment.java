@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import java.lang.reflect.Field;
+import dev.sluice.config.Setting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,13 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
 
 /**
  * envoyproxy/ratelimit's environment variables, read as they are: each one is translated into the
@@ -38,8 +35,6 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
    */
   static final long CACHE_ENTRY_BYTES = 256;
 
-  private static final Pattern ENV_DEFAULT = Pattern.compile("\\$\\{env:(SLUICE_[A-Z0-9_]+)");
-
   private final Map<String, String> env;
   private final Map<String, String> overlay;
   private final Map<String, String> sourceOf;
@@ -61,7 +56,7 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
     return new ReferenceEnvironment(env);
   }
 
-  /** No reference variables: every default comes from the annotations. */
+  /** No reference variables: every default comes from the declarations and SLUICE_* twins. */
   static ReferenceEnvironment none() {
     return new ReferenceEnvironment(Map.of());
   }
@@ -106,20 +101,13 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
   @Override
   public String defaultValue(ArgSpec argSpec) {
     // The SLUICE_* value of the given environment first: for System.getenv() the same as the
-    // annotation's own ${env:...}, and it lets a test hand in a whole environment.
+    // option's own ${env:...} default, and it lets a test hand in a whole environment.
     return envName(argSpec).map(name -> env.getOrDefault(name, overlay.get(name))).orElse(null);
   }
 
-  /**
-   * The env twin an option's annotation names, {@code ${env:SLUICE_X:-d}} → {@code SLUICE_X}; read
-   * from the annotation because picocli only exposes the interpolated default.
-   */
+  /** The env twin of an option derived from a declared setting. */
   private static Optional<String> envName(ArgSpec arg) {
-    if (!(arg.userObject() instanceof Field field) || !field.isAnnotationPresent(Option.class)) {
-      return Optional.empty();
-    }
-    Matcher matcher = ENV_DEFAULT.matcher(field.getAnnotation(Option.class).defaultValue());
-    return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
+    return SettingOptions.setting(arg).map(Setting::env);
   }
 
   /** The log level for logback: SLUICE_LOG_LEVEL, else the reference's LOG_LEVEL, translated. */

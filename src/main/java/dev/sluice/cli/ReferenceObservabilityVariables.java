@@ -1,5 +1,8 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.ReferenceMetricsSettings;
+import dev.sluice.config.TracingSettings;
+import dev.sluice.config.XdsSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,13 +55,13 @@ final class ReferenceObservabilityVariables {
     }
     t.put(
         "USE_PROMETHEUS",
-        "SLUICE_REFERENCE_METRICS_ADDR",
+        ReferenceMetricsSettings.REFERENCE_METRICS_ADDR,
         t.getOrDefault("PROMETHEUS_ADDR", ":9090"));
-    t.same("PROMETHEUS_PATH", "SLUICE_REFERENCE_METRICS_PATH");
-    t.same("PROMETHEUS_MAPPER_YAML", "SLUICE_REFERENCE_METRICS_MAPPER");
+    t.same("PROMETHEUS_PATH", ReferenceMetricsSettings.REFERENCE_METRICS_PATH);
+    t.same("PROMETHEUS_MAPPER_YAML", ReferenceMetricsSettings.REFERENCE_METRICS_MAPPER);
     t.bool(
         "PROMETHEUS_RESPONSE_TIME_AS_MILLISECONDS",
-        "SLUICE_REFERENCE_METRICS_RESPONSE_TIME_MILLIS");
+        ReferenceMetricsSettings.REFERENCE_METRICS_RESPONSE_TIME_MILLIS);
   }
 
   /** logrus level names → logback's; logrus' fatal and panic are logback's ERROR. */
@@ -81,49 +84,51 @@ final class ReferenceObservabilityVariables {
     String type = t.get("CONFIG_TYPE");
     if (type != null) {
       switch (type.toUpperCase(Locale.ROOT)) {
-        case "FILE" -> t.put("CONFIG_TYPE", "SLUICE_CONFIG_SOURCE", "file");
-        case "GRPC_XDS_SOTW" -> t.put("CONFIG_TYPE", "SLUICE_CONFIG_SOURCE", "xds");
+        case "FILE" -> t.put("CONFIG_TYPE", XdsSettings.CONFIG_SOURCE, "file");
+        case "GRPC_XDS_SOTW" -> t.put("CONFIG_TYPE", XdsSettings.CONFIG_SOURCE, "xds");
         default -> t.error("CONFIG_TYPE=" + type + ": expected FILE or GRPC_XDS_SOTW");
       }
     }
-    t.same("CONFIG_GRPC_XDS_SERVER_URL", "SLUICE_XDS_SERVER");
-    t.same("CONFIG_GRPC_XDS_NODE_ID", "SLUICE_XDS_NODE_ID");
-    t.same("CONFIG_GRPC_XDS_SERVER_USE_TLS", "SLUICE_XDS_TLS");
-    t.same("CONFIG_GRPC_XDS_SERVER_TLS_CACERT", "SLUICE_XDS_TLS_CA");
-    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_CERT", "SLUICE_XDS_TLS_CERT");
-    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_KEY", "SLUICE_XDS_TLS_KEY");
-    t.same("CONFIG_GRPC_XDS_SERVER_TLS_SAN", "SLUICE_XDS_TLS_SAN");
-    t.duration("XDS_CLIENT_BACKOFF_INITIAL_INTERVAL", "SLUICE_XDS_BACKOFF_INITIAL");
-    t.duration("XDS_CLIENT_BACKOFF_MAX_INTERVAL", "SLUICE_XDS_BACKOFF_MAX");
+    t.same("CONFIG_GRPC_XDS_SERVER_URL", XdsSettings.XDS_SERVER);
+    t.same("CONFIG_GRPC_XDS_NODE_ID", XdsSettings.XDS_NODE_ID);
+    t.same("CONFIG_GRPC_XDS_SERVER_USE_TLS", XdsSettings.XDS_TLS);
+    t.same("CONFIG_GRPC_XDS_SERVER_TLS_CACERT", XdsSettings.XDS_TLS_CA);
+    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_CERT", XdsSettings.XDS_TLS_CERT);
+    t.same("CONFIG_GRPC_XDS_CLIENT_TLS_KEY", XdsSettings.XDS_TLS_KEY);
+    t.same("CONFIG_GRPC_XDS_SERVER_TLS_SAN", XdsSettings.XDS_TLS_SAN);
+    t.duration("XDS_CLIENT_BACKOFF_INITIAL_INTERVAL", XdsSettings.XDS_BACKOFF_INITIAL);
+    t.duration("XDS_CLIENT_BACKOFF_MAX_INTERVAL", XdsSettings.XDS_BACKOFF_MAX);
     if (t.has("XDS_CLIENT_BACKOFF_JITTER") && !t.flag("XDS_CLIENT_BACKOFF_JITTER")) {
-      t.put("XDS_CLIENT_BACKOFF_JITTER", "SLUICE_XDS_BACKOFF_JITTER", "0");
+      t.put("XDS_CLIENT_BACKOFF_JITTER", XdsSettings.XDS_BACKOFF_JITTER, "0");
     } else {
-      t.same("XDS_CLIENT_BACKOFF_RANDOM_FACTOR", "SLUICE_XDS_BACKOFF_JITTER");
+      t.same("XDS_CLIENT_BACKOFF_RANDOM_FACTOR", XdsSettings.XDS_BACKOFF_JITTER);
     }
-    t.same("XDS_CLIENT_MAX_MSG_SIZE_IN_BYTES", "SLUICE_XDS_MAX_MESSAGE_SIZE");
+    t.same("XDS_CLIENT_MAX_MSG_SIZE_IN_BYTES", XdsSettings.XDS_MAX_MESSAGE_SIZE);
     String metadata = t.get("CONFIG_GRPC_XDS_NODE_METADATA");
     if (metadata != null) {
       t.put(
-          "CONFIG_GRPC_XDS_NODE_METADATA", "SLUICE_XDS_NODE_METADATA", nodeMetadataJson(metadata));
+          "CONFIG_GRPC_XDS_NODE_METADATA",
+          XdsSettings.XDS_NODE_METADATA,
+          nodeMetadataJson(metadata));
     }
     String headers = t.get("CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS");
     if (headers != null) {
       t.put(
           "CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS",
-          "SLUICE_XDS_HEADERS",
+          XdsSettings.XDS_HEADER,
           headers.replaceAll("([^,:]+):", "$1="));
     }
-    t.same("TRACING_ENABLED", "SLUICE_TRACING");
+    t.same("TRACING_ENABLED", TracingSettings.TRACING);
     if (t.flag("TRACING_ENABLED")) {
       t.put(
           "TRACING_EXPORTER_PROTOCOL",
-          "SLUICE_TRACING_PROTOCOL",
+          TracingSettings.TRACING_PROTOCOL,
           t.getOrDefault("TRACING_EXPORTER_PROTOCOL", "http"));
     }
-    t.same("TRACING_SERVICE_NAME", "SLUICE_TRACING_SERVICE_NAME");
-    t.same("TRACING_SERVICE_NAMESPACE", "SLUICE_TRACING_SERVICE_NAMESPACE");
-    t.same("TRACING_SERVICE_INSTANCE_ID", "SLUICE_TRACING_SERVICE_INSTANCE_ID");
-    t.same("TRACING_SAMPLING_RATE", "SLUICE_TRACING_SAMPLING_RATE");
+    t.same("TRACING_SERVICE_NAME", TracingSettings.TRACING_SERVICE_NAME);
+    t.same("TRACING_SERVICE_NAMESPACE", TracingSettings.TRACING_SERVICE_NAMESPACE);
+    t.same("TRACING_SERVICE_INSTANCE_ID", TracingSettings.TRACING_SERVICE_INSTANCE_ID);
+    t.same("TRACING_SAMPLING_RATE", TracingSettings.TRACING_SAMPLING_RATE);
   }
 
   /** {@code k1=v1,k2=v2} → {@code {"k1":"v1","k2":"v2"}}; entries without {@code =} dropped. */

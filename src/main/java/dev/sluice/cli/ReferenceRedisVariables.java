@@ -1,5 +1,9 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.RedisSettings;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.ServerSettings;
+import dev.sluice.config.Setting;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -17,10 +21,10 @@ final class ReferenceRedisVariables {
   static void store(ReferenceTranslation t) {
     String backend = t.getOrDefault("BACKEND_TYPE", "").toLowerCase(Locale.ROOT);
     switch (backend) {
-      case "redis" -> t.put("BACKEND_TYPE", "SLUICE_STORE", "redis");
+      case "redis" -> t.put("BACKEND_TYPE", ServeSettings.STORE, "redis");
       case "" -> {
         if (t.has("REDIS_URL")) {
-          t.put("REDIS_URL", "SLUICE_STORE", "redis");
+          t.put("REDIS_URL", ServeSettings.STORE, "redis");
         }
       }
       case "memcache" ->
@@ -31,41 +35,69 @@ final class ReferenceRedisVariables {
                   + t.get("BACKEND_TYPE")
                   + ": unknown backend; use BACKEND_TYPE=redis");
     }
-    t.same("CACHE_KEY_PREFIX", "SLUICE_REDIS_KEY_PREFIX");
+    t.same("CACHE_KEY_PREFIX", RedisSettings.REDIS_KEY_PREFIX);
   }
 
   static void redis(ReferenceTranslation t) {
-    redisTarget(t, "REDIS_", "SLUICE_REDIS_");
+    redisTarget(
+        t,
+        "REDIS_",
+        new RedisTarget(
+            RedisSettings.REDIS_URL,
+            RedisSettings.REDIS_CONNECTIONS,
+            RedisSettings.REDIS_TIMEOUT,
+            RedisSettings.REDIS_SENTINEL_PASSWORD));
     if (t.flag("REDIS_PERSECOND")) {
-      redisTarget(t, "REDIS_PERSECOND_", "SLUICE_PER_SECOND_REDIS_");
+      redisTarget(
+          t,
+          "REDIS_PERSECOND_",
+          new RedisTarget(
+              RedisSettings.PER_SECOND_REDIS_URL,
+              RedisSettings.PER_SECOND_REDIS_CONNECTIONS,
+              RedisSettings.PER_SECOND_REDIS_TIMEOUT,
+              RedisSettings.PER_SECOND_REDIS_SENTINEL_PASSWORD));
     }
-    if (t.has("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")
-        && !t.flag("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")) {
-      t.warn(
-          "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION=false (Sluice's health always follows Redis:"
-              + " unhealthy while its circuit breaker is open)");
-    }
+    healthFollowsRedis(t);
     if (t.flag("REDIS_TLS") || t.flag("REDIS_PERSECOND_TLS")) {
-      t.same("REDIS_TLS_CACERT", "SLUICE_REDIS_TLS_CA");
-      t.same("REDIS_TLS_CLIENT_CERT", "SLUICE_REDIS_TLS_CERT");
-      t.same("REDIS_TLS_CLIENT_KEY", "SLUICE_REDIS_TLS_KEY");
+      t.same("REDIS_TLS_CACERT", RedisSettings.REDIS_TLS_CA);
+      t.same("REDIS_TLS_CLIENT_CERT", RedisSettings.REDIS_TLS_CERT);
+      t.same("REDIS_TLS_CLIENT_KEY", RedisSettings.REDIS_TLS_KEY);
       if (t.flag("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION")) {
         // Broader than the reference: the certificate is not checked either.
-        t.put("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION", "SLUICE_REDIS_TLS_INSECURE", "true");
+        t.put("REDIS_TLS_SKIP_HOSTNAME_VERIFICATION", RedisSettings.REDIS_TLS_INSECURE, "true");
       }
     }
   }
 
+  /**
+   * The reference stays healthy through a Redis outage unless REDIS_HEALTH_CHECK_ACTIVE_CONNECTION
+   * is true; so, where it would use Redis, health follows the store only when that asks for it.
+   */
+  private static void healthFollowsRedis(ReferenceTranslation t) {
+    boolean redis =
+        t.has("REDIS_URL") || t.getOrDefault("BACKEND_TYPE", "").equalsIgnoreCase("redis");
+    if (redis) {
+      t.put(
+          "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION",
+          ServerSettings.HEALTH_FOLLOWS_STORE,
+          String.valueOf(t.flag("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION")));
+    }
+  }
+
+  /** The settings one Redis (main or per-second) is configured by. */
+  private record RedisTarget(
+      Setting<?> url, Setting<?> connections, Setting<?> timeout, Setting<?> sentinelPassword) {}
+
   /** One Redis (main or per-second): its URL from the reference's parts, pool size, timeout. */
-  private static void redisTarget(ReferenceTranslation t, String ref, String sluice) {
+  private static void redisTarget(ReferenceTranslation t, String ref, RedisTarget sluice) {
     String url = t.get(ref + "URL");
     if (url != null) {
-      redisUrl(t, ref, url).ifPresent(value -> t.put(ref + "URL", sluice + "URL", value));
+      redisUrl(t, ref, url).ifPresent(value -> t.put(ref + "URL", sluice.url(), value));
     }
-    t.same(ref + "POOL_SIZE", sluice + "CONNECTIONS");
-    t.duration(ref + "TIMEOUT", sluice + "TIMEOUT");
+    t.same(ref + "POOL_SIZE", sluice.connections());
+    t.duration(ref + "TIMEOUT", sluice.timeout());
     if (t.has(ref + "SENTINEL_AUTH")) {
-      t.put(ref + "SENTINEL_AUTH", sluice + "SENTINEL_PASSWORD", t.get(ref + "SENTINEL_AUTH"));
+      t.put(ref + "SENTINEL_AUTH", sluice.sentinelPassword(), t.get(ref + "SENTINEL_AUTH"));
     }
   }
 

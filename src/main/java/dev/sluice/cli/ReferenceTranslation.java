@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.Setting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,20 +49,38 @@ final class ReferenceTranslation {
     errors.add(error);
   }
 
-  void same(String reference, String sluice) {
+  void same(String reference, Setting<?> sluice) {
+    same(reference, sluice.env());
+  }
+
+  /** A Go boolean (1, t, TRUE, ...) as {@code true}/{@code false}. */
+  void bool(String reference, Setting<?> sluice) {
+    bool(reference, sluice.env());
+  }
+
+  void duration(String reference, Setting<?> sluice) {
+    duration(reference, sluice.env());
+  }
+
+  /** Only where the real environment does not set the setting's twin: that one wins. */
+  void put(String reference, Setting<?> sluice, String value) {
+    put(reference, sluice.env(), value);
+  }
+
+  private void same(String reference, String sluice) {
     if (env.containsKey(reference)) {
       put(reference, sluice, env.get(reference));
     }
   }
 
   /** A Go boolean (1, t, TRUE, ...) as picocli's {@code true}/{@code false}. */
-  void bool(String reference, String sluice) {
+  private void bool(String reference, String sluice) {
     if (env.containsKey(reference)) {
       put(reference, sluice, String.valueOf(flag(reference)));
     }
   }
 
-  void duration(String reference, String sluice) {
+  private void duration(String reference, String sluice) {
     String value = env.get(reference);
     if (value == null) {
       return;

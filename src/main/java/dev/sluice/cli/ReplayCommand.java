@@ -6,7 +6,6 @@ import dev.sluice.replay.ReplayText;
 import dev.sluice.replay.Replayer;
 import dev.sluice.rules.RuleSet;
 import dev.sluice.rules.load.LoadResult;
-import dev.sluice.rules.load.RuleLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,14 +24,13 @@ import picocli.CommandLine.Spec;
  * with {@code --compare-config}, two rule sets side by side on the same traffic.
  */
 @Command(
+    modelTransformer = SettingOptions.Rules.class,
     name = "replay",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = "Replay captured requests against rules (memory store, simulated clock).")
 final class ReplayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
-
-  @Mixin RulesOptions rules;
 
   @Option(
       names = "--input",
@@ -77,14 +74,14 @@ final class ReplayCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Replayer.Settings settings;
     try {
-      settings = new Replayer.Settings(rules.defaultAlgorithm, instances, realTime());
+      settings = new Replayer.Settings(rules().defaultAlgorithm(), instances, realTime());
       if (maxLineBytes < 1) {
         throw new IllegalArgumentException("--max-line-bytes must be >= 1: " + maxLineBytes);
       }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    Optional<RuleSet> a = load(rules.config, err);
+    Optional<RuleSet> a = load(rules().config(), err);
     Optional<RuleSet> b = compareConfig == null ? Optional.empty() : load(compareConfig, err);
     if (a.isEmpty() || (compareConfig != null && b.isEmpty())) {
       return 1;
@@ -129,15 +126,15 @@ final class ReplayCommand implements Callable<Integer> {
 
   private Optional<RuleSet> load(Path path, PrintWriter err) {
     // Read as serve and check read them, so a replay runs the rules a deployment would load.
-    LoadResult result =
-        new RuleLoader(rules.defaultAlgorithm, rules.allowEmptyRules)
-            .mergingDomains(rules.mergeDomains)
-            .withDefaultConsistency(rules.defaultConsistency)
-            .load(path);
+    LoadResult result = rules().loader().load(path);
     if (result instanceof LoadResult.Failed failed) {
       failed.problems().forEach(err::println);
       return Optional.empty();
     }
     return Optional.of(((LoadResult.Loaded) result).rules());
+  }
+
+  private RulesOptions rules() {
+    return new RulesOptions(SettingOptions.values(spec));
   }
 }

@@ -2,26 +2,22 @@ package dev.sluice.cli;
 
 import dev.sluice.Sluice;
 import dev.sluice.StartupException;
-import dev.sluice.config.RedisConfig;
-import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
-import dev.sluice.config.StoreConfig;
-import dev.sluice.config.StoreKind;
+import dev.sluice.config.SettingValues;
+import dev.sluice.config.XdsSettings;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Runs the service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 @Command(
+    modelTransformer = SettingOptions.Serve.class,
     name = "serve",
     mixinStandardHelpOptions = true,
     sortOptions = false,
@@ -41,45 +37,6 @@ final class ServeCommand implements Callable<Integer> {
     this.reference = reference;
   }
 
-  @Mixin RulesOptions rules;
-
-  @Option(
-      names = "--reload-interval",
-      defaultValue = "${env:SLUICE_RELOAD_INTERVAL:-1s}",
-      converter = Converters.DurationConverter.class,
-      description =
-          "How often rule files are checked for changes (env SLUICE_RELOAD_INTERVAL, default ${DEFAULT-VALUE}).")
-  Duration reloadInterval;
-
-  @Option(
-      names = "--store",
-      defaultValue = "${env:SLUICE_STORE:-memory}",
-      converter = Converters.StoreKindConverter.class,
-      description = "memory or redis (env SLUICE_STORE, default ${DEFAULT-VALUE}).")
-  StoreKind store;
-
-  @Mixin RedisOptions redis;
-
-  @Mixin OverloadOptions overload;
-
-  @Mixin LimiterOptions limiter;
-
-  @Mixin ResponseOptions response;
-
-  @Mixin ServerOptions server;
-
-  @Mixin AccessOptions access;
-
-  @Mixin XdsOptions xds;
-
-  @Mixin TracingOptions tracing;
-
-  @Mixin CaptureOptions capture;
-
-  @Mixin CapacityOptions capacity;
-
-  @Mixin ReferenceMetricsOptions referenceMetrics;
-
   @Override
   public Integer call() throws InterruptedException {
     if (!reference.errors().isEmpty()) {
@@ -93,41 +50,25 @@ final class ServeCommand implements Callable<Integer> {
       // Any other way the JVM ends (SIGHUP, System.exit) still closes Sluice; close is idempotent.
       Runtime.getRuntime().addShutdownHook(new Thread(sluice::close, "sluice-shutdown"));
       stop.await();
-      log.info("stopping ({}): draining calls for up to {}", stop.reason(), server.shutdownGrace);
+      log.info(
+          "stopping ({}): draining calls for up to {}",
+          stop.reason(),
+          serveConfig.server().shutdownGrace());
     }
     return 0;
   }
 
   /** Builds the validated settings; a bad value is a usage error naming it. */
   ServeConfig toConfig() {
-    if ("file".equalsIgnoreCase(xds.source.trim()) && !Files.exists(rules.config)) {
+    SettingValues values = SettingOptions.values(spec);
+    RulesOptions rules = new RulesOptions(values);
+    if ("file".equalsIgnoreCase(values.get(XdsSettings.CONFIG_SOURCE).trim())
+        && !Files.exists(rules.config())) {
       // Not a usage error: the flag is well formed, the files are missing (exit 1, like bad rules).
-      throw new StartupException("config path does not exist: " + rules.config);
+      throw new StartupException("config path does not exist: " + rules.config());
     }
     try {
-      RedisConfig redisConfig = redis.toConfig(overload.redisMaxQueuedHits);
-      return new ServeConfig(
-          new RulesConfig(
-              rules.config,
-              reloadInterval,
-              rules.defaultAlgorithm,
-              rules.allowEmptyRules,
-              rules.mergeDomains),
-          new StoreConfig(
-              store,
-              redisConfig,
-              overload.breaker(),
-              capacity.memoryMaxCounters,
-              redis.perSecond(redisConfig)),
-          server.toConfig(access.toConfig()),
-          limiter.toConfig(rules.defaultAlgorithm),
-          response.toConfig(),
-          xds.toSource(),
-          tracing.toConfig(),
-          capacity.requestLimits(),
-          capture.toConfig(),
-          limiter.consistency(rules.defaultConsistency),
-          referenceMetrics.toConfig());
+      return ServeConfig.from(values);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -54,51 +54,129 @@ public record AccessConfig(
 
   /** Every interface, no admin gRPC port, no token (writes refused), no TLS. */
   public static AccessConfig defaults() {
-    return new AccessConfig(
-        ALL_INTERFACES,
-        ALL_INTERFACES,
-        OptionalInt.empty(),
-        Optional.empty(),
-        false,
-        Optional.empty(),
-        OptionalInt.empty());
+    return from(SettingValues.defaults());
   }
 
-  public AccessConfig withAdminGrpcPort(int port) {
+  /** The validated access settings; a flag pair used half-way is an IllegalArgumentException. */
+  public static AccessConfig from(SettingValues values) {
+    Optional<Path> cert = path(values.get(AccessSettings.GRPC_TLS_CERT));
+    Optional<Path> key = path(values.get(AccessSettings.GRPC_TLS_KEY));
+    if (cert.isPresent() != key.isPresent()) {
+      throw new IllegalArgumentException("--grpc-tls-cert and --grpc-tls-key go together");
+    }
+    if (cert.isEmpty() && !values.get(AccessSettings.GRPC_TLS_CLIENT_CA).isEmpty()) {
+      throw new IllegalArgumentException(
+          "--grpc-tls-client-ca needs --grpc-tls-cert and --grpc-tls-key");
+    }
+    if (!values.get(AccessSettings.GRPC_TLS_CLIENT_SAN).isEmpty()
+        && values.get(AccessSettings.GRPC_TLS_CLIENT_CA).isEmpty()) {
+      throw new IllegalArgumentException("--grpc-tls-client-san needs --grpc-tls-client-ca");
+    }
+    Optional<String> san =
+        values.get(AccessSettings.GRPC_TLS_CLIENT_SAN).isEmpty()
+            ? Optional.empty()
+            : Optional.of(values.get(AccessSettings.GRPC_TLS_CLIENT_SAN));
+    Optional<GrpcTlsConfig> tls =
+        cert.map(
+            c ->
+                new GrpcTlsConfig(
+                    c, key.get(), path(values.get(AccessSettings.GRPC_TLS_CLIENT_CA)), san));
     return new AccessConfig(
-        grpcBind,
-        httpBind,
-        OptionalInt.of(port),
-        adminTokenFile,
-        adminTokenForReads,
-        grpcTls,
-        debugPort);
+        values.get(AccessSettings.GRPC_BIND),
+        values.get(AccessSettings.HTTP_BIND),
+        optionalPort("--admin-grpc-port", values.get(AccessSettings.ADMIN_GRPC_PORT)),
+        path(values.get(AccessSettings.ADMIN_TOKEN_FILE)),
+        values.get(AccessSettings.ADMIN_TOKEN_FOR_READS),
+        tls,
+        optionalPort("--debug-port", values.get(AccessSettings.DEBUG_PORT)));
   }
 
-  public AccessConfig withAdminToken(Path file, boolean forReads) {
-    return new AccessConfig(
-        grpcBind, httpBind, adminGrpcPort, Optional.of(file), forReads, grpcTls, debugPort);
+  private static OptionalInt optionalPort(String flag, String value) {
+    if (value.equalsIgnoreCase("off")) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(value));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(flag + " must be 'off' or a port number: " + value);
+    }
   }
 
-  public AccessConfig withGrpcTls(GrpcTlsConfig tls) {
-    return new AccessConfig(
-        grpcBind,
-        httpBind,
-        adminGrpcPort,
-        adminTokenFile,
-        adminTokenForReads,
-        Optional.of(tls),
-        debugPort);
+  private static Optional<Path> path(String value) {
+    return value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
   }
 
-  public AccessConfig withDebugPort(int port) {
-    return new AccessConfig(
-        grpcBind,
-        httpBind,
-        adminGrpcPort,
-        adminTokenFile,
-        adminTokenForReads,
-        grpcTls,
-        OptionalInt.of(port));
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.grpcBind = grpcBind;
+    builder.httpBind = httpBind;
+    builder.adminGrpcPort = adminGrpcPort;
+    builder.adminTokenFile = adminTokenFile;
+    builder.adminTokenForReads = adminTokenForReads;
+    builder.grpcTls = grpcTls;
+    builder.debugPort = debugPort;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link AccessConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private String grpcBind;
+    private String httpBind;
+    private OptionalInt adminGrpcPort;
+    private Optional<Path> adminTokenFile;
+    private boolean adminTokenForReads;
+    private Optional<GrpcTlsConfig> grpcTls;
+    private OptionalInt debugPort;
+
+    private Builder() {}
+
+    public Builder grpcBind(String value) {
+      this.grpcBind = value;
+      return this;
+    }
+
+    public Builder httpBind(String value) {
+      this.httpBind = value;
+      return this;
+    }
+
+    public Builder adminGrpcPort(OptionalInt value) {
+      this.adminGrpcPort = value;
+      return this;
+    }
+
+    public Builder adminTokenFile(Optional<Path> value) {
+      this.adminTokenFile = value;
+      return this;
+    }
+
+    public Builder adminTokenForReads(boolean value) {
+      this.adminTokenForReads = value;
+      return this;
+    }
+
+    public Builder grpcTls(Optional<GrpcTlsConfig> value) {
+      this.grpcTls = value;
+      return this;
+    }
+
+    public Builder debugPort(OptionalInt value) {
+      this.debugPort = value;
+      return this;
+    }
+
+    public AccessConfig build() {
+      return new AccessConfig(
+          grpcBind,
+          httpBind,
+          adminGrpcPort,
+          adminTokenFile,
+          adminTokenForReads,
+          grpcTls,
+          debugPort);
+    }
   }
 }

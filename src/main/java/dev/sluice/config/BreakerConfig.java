@@ -17,9 +17,11 @@ import java.util.Objects;
  */
 public record BreakerConfig(
     int failureRatePercent, int minimumCalls, Duration window, Duration probeInterval) {
-  public static final int DEFAULT_FAILURE_RATE_PERCENT = 50;
-  public static final int DEFAULT_MINIMUM_CALLS = 20;
-  public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+  public static final int DEFAULT_FAILURE_RATE_PERCENT =
+      OverloadSettings.BREAKER_FAILURE_RATE.defaultValue();
+  public static final int DEFAULT_MINIMUM_CALLS =
+      OverloadSettings.BREAKER_MINIMUM_CALLS.defaultValue();
+  public static final Duration DEFAULT_WINDOW = OverloadSettings.BREAKER_WINDOW.defaultValue();
   public static final Duration DEFAULT_PROBE_INTERVAL = Duration.ofMillis(500);
 
   public BreakerConfig {
@@ -50,5 +52,14 @@ public record BreakerConfig(
         DEFAULT_MINIMUM_CALLS,
         DEFAULT_WINDOW,
         DEFAULT_PROBE_INTERVAL);
+  }
+
+  /** From the declared settings; the probe interval is not one. */
+  public static BreakerConfig from(SettingValues values) {
+    return new BreakerConfig(
+        values.get(OverloadSettings.BREAKER_FAILURE_RATE),
+        values.get(OverloadSettings.BREAKER_MINIMUM_CALLS),
+        values.get(OverloadSettings.BREAKER_WINDOW),
+        BreakerConfig.DEFAULT_PROBE_INTERVAL);
   }
 }

@@ -16,9 +16,9 @@ import java.util.Optional;
  */
 public record CaptureConfig(
     Optional<Path> file, double sampleRate, boolean hashValues, long maxBytes, int maxFiles) {
-  public static final double DEFAULT_SAMPLE_RATE = 0.01;
-  public static final long DEFAULT_MAX_BYTES = 100L << 20;
-  public static final int DEFAULT_MAX_FILES = 5;
+  public static final double DEFAULT_SAMPLE_RATE = CaptureSettings.CAPTURE_SAMPLE.defaultValue();
+  public static final long DEFAULT_MAX_BYTES = CaptureSettings.CAPTURE_MAX_BYTES.defaultValue();
+  public static final int DEFAULT_MAX_FILES = CaptureSettings.CAPTURE_MAX_FILES.defaultValue();
 
   public static final CaptureConfig OFF =
       new CaptureConfig(
@@ -39,5 +39,18 @@ public record CaptureConfig(
 
   public boolean enabled() {
     return file.isPresent();
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static CaptureConfig from(SettingValues values) {
+    return new CaptureConfig(
+        Optional.ofNullable(values.get(CaptureSettings.CAPTURE_FILE))
+            .filter(f -> !f.toString().isBlank()),
+        values.get(CaptureSettings.CAPTURE_SAMPLE),
+        values.get(CaptureSettings.CAPTURE_HASH_VALUES),
+        values.get(CaptureSettings.CAPTURE_MAX_BYTES),
+        values.get(CaptureSettings.CAPTURE_MAX_FILES));
   }
 }

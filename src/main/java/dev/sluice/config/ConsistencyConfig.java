@@ -14,8 +14,9 @@ import java.util.Objects;
  */
 public record ConsistencyConfig(
     Consistency defaultConsistency, Duration syncInterval, long syncMaxCounters) {
-  public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(200);
-  public static final long DEFAULT_SYNC_MAX_COUNTERS = 1_000_000;
+  public static final Duration DEFAULT_SYNC_INTERVAL = LimiterSettings.SYNC_INTERVAL.defaultValue();
+  public static final long DEFAULT_SYNC_MAX_COUNTERS =
+      LimiterSettings.SYNC_MAX_COUNTERS.defaultValue();
 
   public ConsistencyConfig {
     Objects.requireNonNull(defaultConsistency, "defaultConsistency");
@@ -31,5 +32,13 @@ public record ConsistencyConfig(
   public static ConsistencyConfig defaults() {
     return new ConsistencyConfig(
         Consistency.EXACT, DEFAULT_SYNC_INTERVAL, DEFAULT_SYNC_MAX_COUNTERS);
+  }
+
+  /** From the declared settings. */
+  public static ConsistencyConfig from(SettingValues values) {
+    return new ConsistencyConfig(
+        values.get(RulesSettings.DEFAULT_CONSISTENCY),
+        values.get(LimiterSettings.SYNC_INTERVAL),
+        values.get(LimiterSettings.SYNC_MAX_COUNTERS));
   }
 }

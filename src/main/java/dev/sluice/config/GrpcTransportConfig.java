@@ -19,7 +19,8 @@ public record GrpcTransportConfig(
   public static final int MIN_FLOW_CONTROL_WINDOW = 65_535;
 
   /** grpc-java's default: a 1 MiB window is far more than 64 calls of ~100 bytes ever hold. */
-  public static final int DEFAULT_FLOW_CONTROL_WINDOW = 1 << 20;
+  public static final int DEFAULT_FLOW_CONTROL_WINDOW =
+      ServerSettings.GRPC_FLOW_CONTROL_WINDOW.defaultValue();
 
   public GrpcTransportConfig {
     Objects.requireNonNull(transport, "transport");
@@ -109,11 +110,53 @@ public record GrpcTransportConfig(
                 .perSecondRedis()
                 .map(redis -> redis.endpoint() instanceof RedisEndpoint.Cluster)
                 .orElse(false);
-    return withRlsHandlers(cluster ? RlsHandlers.POOL : RlsHandlers.EVENT_LOOP);
+    return toBuilder().rlsHandlers(cluster ? RlsHandlers.POOL : RlsHandlers.EVENT_LOOP).build();
   }
 
-  /** These settings with the RLS handler on {@code handlers}. */
-  public GrpcTransportConfig withRlsHandlers(RlsHandlers handlers) {
-    return new GrpcTransportConfig(transport, eventLoops, flowControlWindowBytes, handlers);
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.transport = transport;
+    builder.eventLoops = eventLoops;
+    builder.flowControlWindowBytes = flowControlWindowBytes;
+    builder.rlsHandlers = rlsHandlers;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link GrpcTransportConfig}; {@link #build} validates them. Not
+   * thread-safe.
+   */
+  public static final class Builder {
+    private Transport transport;
+    private int eventLoops;
+    private int flowControlWindowBytes;
+    private RlsHandlers rlsHandlers;
+
+    private Builder() {}
+
+    public Builder transport(Transport value) {
+      this.transport = value;
+      return this;
+    }
+
+    public Builder eventLoops(int value) {
+      this.eventLoops = value;
+      return this;
+    }
+
+    public Builder flowControlWindowBytes(int value) {
+      this.flowControlWindowBytes = value;
+      return this;
+    }
+
+    public Builder rlsHandlers(RlsHandlers value) {
+      this.rlsHandlers = value;
+      return this;
+    }
+
+    public GrpcTransportConfig build() {
+      return new GrpcTransportConfig(transport, eventLoops, flowControlWindowBytes, rlsHandlers);
+    }
   }
 }

@@ -25,17 +25,17 @@ public record HeaderConfig(
     }
   }
 
-  /** Without dynamic metadata. */
-  public HeaderConfig(
-      boolean enabled, String limitHeader, String remainingHeader, String resetHeader) {
-    this(enabled, limitHeader, remainingHeader, resetHeader, false);
-  }
-
-  public HeaderConfig withDynamicMetadata(boolean on) {
-    return new HeaderConfig(enabled, limitHeader, remainingHeader, resetHeader, on);
-  }
-
   public static HeaderConfig off() {
-    return new HeaderConfig(false, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
+    return from(SettingValues.defaults());
+  }
+
+  /** From the declared settings. */
+  public static HeaderConfig from(SettingValues values) {
+    return new HeaderConfig(
+        values.get(ResponseSettings.RESPONSE_HEADERS),
+        values.get(ResponseSettings.LIMIT_HEADER),
+        values.get(ResponseSettings.REMAINING_HEADER),
+        values.get(ResponseSettings.RESET_HEADER),
+        values.get(ResponseSettings.RESPONSE_DYNAMIC_METADATA));
   }
 }

@@ -29,7 +29,8 @@ public record LimiterConfig(
     float nearLimitRatio,
     boolean chargeDenied) {
   /** The reference's NEAR_LIMIT_RATIO default. */
-  public static final float DEFAULT_NEAR_LIMIT_RATIO = 0.8f;
+  public static final float DEFAULT_NEAR_LIMIT_RATIO =
+      LimiterSettings.NEAR_LIMIT_RATIO.defaultValue();
 
   public LimiterConfig {
     Objects.requireNonNull(overrideAlgorithm, "overrideAlgorithm");
@@ -45,71 +46,21 @@ public record LimiterConfig(
     }
   }
 
-  /** Without global quota mode, near limit at 80%. */
-  public LimiterConfig(
-      Algorithm overrideAlgorithm,
-      FailureMode failureMode,
-      int instances,
-      boolean globalShadowMode,
-      long localCacheSize) {
-    this(
-        overrideAlgorithm,
-        failureMode,
-        instances,
-        globalShadowMode,
-        localCacheSize,
-        false,
-        DEFAULT_NEAR_LIMIT_RATIO,
-        true);
-  }
-
-  /** Without the local over-limit cache. */
-  public LimiterConfig(
-      Algorithm overrideAlgorithm,
-      FailureMode failureMode,
-      int instances,
-      boolean globalShadowMode) {
-    this(overrideAlgorithm, failureMode, instances, globalShadowMode, 0);
-  }
-
-  public LimiterConfig withGlobalQuotaMode(boolean quotaMode) {
-    return new LimiterConfig(
-        overrideAlgorithm,
-        failureMode,
-        instances,
-        globalShadowMode,
-        localCacheSize,
-        quotaMode,
-        nearLimitRatio,
-        chargeDenied);
-  }
-
-  public LimiterConfig withNearLimitRatio(float ratio) {
-    return new LimiterConfig(
-        overrideAlgorithm,
-        failureMode,
-        instances,
-        globalShadowMode,
-        localCacheSize,
-        globalQuotaMode,
-        ratio,
-        chargeDenied);
-  }
-
-  /** This configuration with {@code --charge-denied} set to {@code charge}. */
-  public LimiterConfig withChargeDenied(boolean charge) {
-    return new LimiterConfig(
-        overrideAlgorithm,
-        failureMode,
-        instances,
-        globalShadowMode,
-        localCacheSize,
-        globalQuotaMode,
-        nearLimitRatio,
-        charge);
-  }
-
+  /** Every setting at its declared default. */
   public static LimiterConfig defaults() {
-    return new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false);
+    return from(SettingValues.defaults());
+  }
+
+  /** From the declared settings. */
+  public static LimiterConfig from(SettingValues values) {
+    return new LimiterConfig(
+        values.get(RulesSettings.DEFAULT_ALGORITHM),
+        values.get(LimiterSettings.FAILURE_MODE),
+        values.get(LimiterSettings.INSTANCES),
+        values.get(LimiterSettings.SHADOW_MODE),
+        values.get(LimiterSettings.LOCAL_CACHE_SIZE),
+        values.get(LimiterSettings.QUOTA_MODE),
+        values.get(LimiterSettings.NEAR_LIMIT_RATIO),
+        values.get(LimiterSettings.CHARGE_DENIED));
   }
 }

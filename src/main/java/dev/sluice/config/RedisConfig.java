@@ -41,15 +41,16 @@ public record RedisConfig(
    * 1-20 % of calls failed on 2 shared cores while Redis was healthy); a hung or dead Redis is the
    * breaker's to catch, and Envoy's own filter timeout bounds what a caller waits.
    */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(100);
+  public static final Duration DEFAULT_TIMEOUT = RedisSettings.REDIS_TIMEOUT.defaultValue();
 
-  public static final int DEFAULT_CONNECTIONS = 2;
+  public static final int DEFAULT_CONNECTIONS = RedisSettings.REDIS_CONNECTIONS.defaultValue();
 
   /**
    * Two full pipelines (512 hits each) per connection: one in flight, one filling. More would only
    * make requests wait longer behind others, and a queue of round trips is a queue of timeouts.
    */
-  public static final int DEFAULT_MAX_QUEUED_HITS = 1024;
+  public static final int DEFAULT_MAX_QUEUED_HITS =
+      OverloadSettings.REDIS_MAX_QUEUED_HITS.defaultValue();
 
   public RedisConfig {
     Objects.requireNonNull(endpoint, "endpoint");
@@ -120,80 +121,120 @@ public record RedisConfig(
     return of("redis://localhost:6379");
   }
 
-  public RedisConfig withTimeout(Duration newTimeout) {
+  /** The main Redis, from the declared settings. */
+  public static RedisConfig from(SettingValues values) {
     return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        newTimeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
+        values.get(RedisSettings.REDIS_URL),
+        new RedisTls(
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_CA)),
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_CERT)),
+            Optional.ofNullable(values.get(RedisSettings.REDIS_TLS_KEY)),
+            values.get(RedisSettings.REDIS_TLS_INSECURE)),
+        Optional.ofNullable(values.get(RedisSettings.REDIS_SENTINEL_PASSWORD)).map(Secret::of),
+        values.get(RedisSettings.REDIS_TIMEOUT),
+        values.get(RedisSettings.REDIS_CONNECTIONS),
+        values.get(RedisSettings.REDIS_KEY_PREFIX),
+        values.get(OverloadSettings.REDIS_MAX_QUEUED_HITS),
+        values.get(RedisSettings.EXPIRATION_JITTER));
   }
 
-  public RedisConfig withConnections(int newConnections) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        newConnections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
+  /** The per-second Redis: the main one's settings, with its own address, pool and timeout. */
+  static Optional<RedisConfig> perSecondFrom(SettingValues values, RedisConfig main) {
+    if (values.get(RedisSettings.PER_SECOND_REDIS_URL).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new RedisConfig(
+            RedisEndpoint.parse(values.get(RedisSettings.PER_SECOND_REDIS_URL)),
+            main.tls(),
+            Optional.ofNullable(values.get(RedisSettings.PER_SECOND_REDIS_SENTINEL_PASSWORD))
+                .map(Secret::of),
+            values.get(RedisSettings.PER_SECOND_REDIS_TIMEOUT),
+            values.get(RedisSettings.PER_SECOND_REDIS_CONNECTIONS),
+            main.keyPrefix(),
+            main.maxQueuedHits(),
+            main.expirationJitter()));
   }
 
-  public RedisConfig withKeyPrefix(String newKeyPrefix) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        connections,
-        newKeyPrefix,
-        maxQueuedHits,
-        expirationJitter);
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.endpoint = endpoint;
+    builder.tls = tls;
+    builder.sentinelPassword = sentinelPassword;
+    builder.timeout = timeout;
+    builder.connections = connections;
+    builder.keyPrefix = keyPrefix;
+    builder.maxQueuedHits = maxQueuedHits;
+    builder.expirationJitter = expirationJitter;
+    return builder;
   }
 
-  public RedisConfig withExpirationJitter(Duration jitter) {
-    return new RedisConfig(
-        endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, maxQueuedHits, jitter);
-  }
+  /**
+   * Collects the parts of a {@link RedisConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private RedisEndpoint endpoint;
+    private RedisTls tls;
+    private Optional<Secret> sentinelPassword;
+    private Duration timeout;
+    private int connections;
+    private String keyPrefix;
+    private int maxQueuedHits;
+    private Duration expirationJitter;
 
-  public RedisConfig withTls(RedisTls newTls) {
-    return new RedisConfig(
-        endpoint,
-        newTls,
-        sentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
+    private Builder() {}
 
-  public RedisConfig withSentinelPassword(Optional<Secret> newSentinelPassword) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        newSentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        expirationJitter);
-  }
+    public Builder endpoint(RedisEndpoint value) {
+      this.endpoint = value;
+      return this;
+    }
 
-  public RedisConfig withMaxQueuedHits(int newMaxQueuedHits) {
-    return new RedisConfig(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        newMaxQueuedHits,
-        expirationJitter);
+    public Builder tls(RedisTls value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder sentinelPassword(Optional<Secret> value) {
+      this.sentinelPassword = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    public Builder connections(int value) {
+      this.connections = value;
+      return this;
+    }
+
+    public Builder keyPrefix(String value) {
+      this.keyPrefix = value;
+      return this;
+    }
+
+    public Builder maxQueuedHits(int value) {
+      this.maxQueuedHits = value;
+      return this;
+    }
+
+    public Builder expirationJitter(Duration value) {
+      this.expirationJitter = value;
+      return this;
+    }
+
+    public RedisConfig build() {
+      return new RedisConfig(
+          endpoint,
+          tls,
+          sentinelPassword,
+          timeout,
+          connections,
+          keyPrefix,
+          maxQueuedHits,
+          expirationJitter);
+    }
   }
 }

@@ -21,7 +21,8 @@ public record ReferenceMetricsConfig(
     String path,
     Optional<Path> mapper,
     boolean responseTimeInMillis) {
-  public static final String DEFAULT_PATH = "/metrics";
+  public static final String DEFAULT_PATH =
+      ReferenceMetricsSettings.REFERENCE_METRICS_PATH.defaultValue();
 
   public static final ReferenceMetricsConfig OFF =
       new ReferenceMetricsConfig(Optional.empty(), DEFAULT_PATH, Optional.empty(), false);
@@ -70,5 +71,18 @@ public record ReferenceMetricsConfig(
     }
     return Optional.of(
         host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port));
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static ReferenceMetricsConfig from(SettingValues values) {
+    return new ReferenceMetricsConfig(
+        ReferenceMetricsConfig.parseAddress(
+            values.get(ReferenceMetricsSettings.REFERENCE_METRICS_ADDR)),
+        values.get(ReferenceMetricsSettings.REFERENCE_METRICS_PATH),
+        Optional.ofNullable(values.get(ReferenceMetricsSettings.REFERENCE_METRICS_MAPPER))
+            .filter(file -> !file.toString().isBlank()),
+        values.get(ReferenceMetricsSettings.REFERENCE_METRICS_RESPONSE_TIME_MILLIS));
   }
 }

@@ -30,12 +30,22 @@ public record RequestLimits(
   }
 
   public static RequestLimits defaults() {
-    return new RequestLimits(64, 32, 256, 256, 8192);
+    return from(SettingValues.defaults());
   }
 
   private static void positive(String name, int value) {
     if (value < 1) {
       throw new IllegalArgumentException(name + " must be >= 1: " + value);
     }
+  }
+
+  /** From the declared settings. */
+  public static RequestLimits from(SettingValues values) {
+    return new RequestLimits(
+        values.get(CapacitySettings.MAX_DESCRIPTORS),
+        values.get(CapacitySettings.MAX_DESCRIPTOR_ENTRIES),
+        values.get(CapacitySettings.MAX_DOMAIN_BYTES),
+        values.get(CapacitySettings.MAX_KEY_BYTES),
+        values.get(CapacitySettings.MAX_VALUE_BYTES));
   }
 }

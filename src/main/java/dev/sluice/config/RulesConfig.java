@@ -30,18 +30,22 @@ public record RulesConfig(
     Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm");
   }
 
-  /** One domain per file. */
-  public RulesConfig(
-      Path path, Duration reloadInterval, Algorithm defaultAlgorithm, boolean allowEmptyRules) {
-    this(path, reloadInterval, defaultAlgorithm, allowEmptyRules, false);
-  }
-
   /** Refusing empty rules, one domain per file. */
   public RulesConfig(Path path, Duration reloadInterval, Algorithm defaultAlgorithm) {
-    this(path, reloadInterval, defaultAlgorithm, false);
+    this(path, reloadInterval, defaultAlgorithm, false, false);
   }
 
   public static RulesConfig of(Path path) {
     return new RulesConfig(path, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW);
+  }
+
+  /** From the declared settings. */
+  public static RulesConfig from(SettingValues values) {
+    return new RulesConfig(
+        values.get(RulesSettings.CONFIG),
+        values.get(ServeSettings.RELOAD_INTERVAL),
+        values.get(RulesSettings.DEFAULT_ALGORITHM),
+        values.get(RulesSettings.ALLOW_EMPTY_RULES),
+        values.get(RulesSettings.MERGE_DOMAINS));
   }
 }

@@ -49,86 +49,6 @@ public record ServerConfig(
     Objects.requireNonNull(grpcLimits, "grpcLimits");
   }
 
-  /** With the default admin HTTP and gRPC limits. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access,
-      boolean healthNeedsRules,
-      GrpcTransportConfig transport) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        AdminHttpConfig.defaults(),
-        GrpcLimits.defaults());
-  }
-
-  /** With the tuned default transport. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access,
-      boolean healthNeedsRules) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        GrpcTransportConfig.defaults());
-  }
-
-  /** Healthy without rules. */
-  public ServerConfig(
-      int grpcPort,
-      int httpPort,
-      int grpcThreads,
-      boolean adminReadOnly,
-      Duration shutdownGrace,
-      ConnectionAge connectionAge,
-      AccessConfig access) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        false);
-  }
-
-  /** With the default connection age and default access. */
-  public ServerConfig(
-      int grpcPort, int httpPort, int grpcThreads, boolean adminReadOnly, Duration shutdownGrace) {
-    this(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        ConnectionAge.defaults(),
-        AccessConfig.defaults());
-  }
-
   /**
    * The default handler threads for {@code cores} CPU cores: 4 per core, at least 8. Handlers do
    * not wait on Redis, so a few per core keep the cores busy while some block briefly on locks or
@@ -143,109 +63,154 @@ public record ServerConfig(
    * tests and embedding.
    */
   public static ServerConfig anyFreePorts() {
-    return new ServerConfig(
-        0,
-        0,
-        defaultGrpcThreads(Runtime.getRuntime().availableProcessors()),
-        false,
-        Duration.ofSeconds(5),
-        ConnectionAge.defaults(),
-        AccessConfig.defaults());
-  }
-
-  public ServerConfig withAdminReadOnly(boolean readOnly) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        readOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withAccess(AccessConfig newAccess) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        newAccess,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withHealthNeedsRules(boolean needsRules) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        needsRules,
-        transport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withTransport(GrpcTransportConfig newTransport) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        newTransport,
-        adminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withAdminHttp(AdminHttpConfig newAdminHttp) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        newAdminHttp,
-        grpcLimits);
-  }
-
-  public ServerConfig withGrpcLimits(GrpcLimits newLimits) {
-    return new ServerConfig(
-        grpcPort,
-        httpPort,
-        grpcThreads,
-        adminReadOnly,
-        shutdownGrace,
-        connectionAge,
-        access,
-        healthNeedsRules,
-        transport,
-        adminHttp,
-        newLimits);
+    return from(
+        SettingValues.builder()
+            .set(ServerSettings.GRPC_PORT, 0)
+            .set(ServerSettings.HTTP_PORT, 0)
+            .set(ServerSettings.SHUTDOWN_GRACE, Duration.ofSeconds(5))
+            .build());
   }
 
   private static void checkPort(String name, int port) {
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException(name + " port must be 0..65535: " + port);
+    }
+  }
+
+  /** From the declared settings. */
+  public static ServerConfig from(SettingValues values) {
+    return new ServerConfig(
+        values.get(ServerSettings.GRPC_PORT),
+        values.get(ServerSettings.HTTP_PORT),
+        values.get(ServerSettings.GRPC_THREADS),
+        values.get(ServerSettings.ADMIN_READ_ONLY),
+        values.get(ServerSettings.SHUTDOWN_GRACE),
+        new ConnectionAge(
+            values.get(ServerSettings.GRPC_MAX_CONNECTION_AGE),
+            values.get(ServerSettings.GRPC_MAX_CONNECTION_AGE_GRACE)),
+        AccessConfig.from(values),
+        values.get(ServerSettings.HEALTH_NEEDS_RULES),
+        new GrpcTransportConfig(
+            values.get(ServerSettings.GRPC_TRANSPORT),
+            values.get(ServerSettings.GRPC_EVENT_LOOPS),
+            values.get(ServerSettings.GRPC_FLOW_CONTROL_WINDOW),
+            values.get(ServerSettings.GRPC_RLS_HANDLERS)),
+        new AdminHttpConfig(
+            values.get(ServerSettings.HTTP_HEADER_TIMEOUT),
+            values.get(ServerSettings.HTTP_BODY_TIMEOUT),
+            values.get(ServerSettings.HTTP_MAX_CONNECTIONS),
+            values.get(ServerSettings.HTTP_THREADS)),
+        new GrpcLimits(
+            values.get(ServerSettings.GRPC_MAX_CONCURRENT_CALLS_PER_CONNECTION),
+            values.get(ServerSettings.GRPC_MAX_CONNECTIONS),
+            values.get(ServerSettings.GRPC_MAX_QUEUED_BYTES),
+            values.get(ServerSettings.GRPC_MAX_RESETS_PER_SECOND),
+            values.get(ServerSettings.GRPC_MAX_METADATA_BYTES)));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.grpcPort = grpcPort;
+    builder.httpPort = httpPort;
+    builder.grpcThreads = grpcThreads;
+    builder.adminReadOnly = adminReadOnly;
+    builder.shutdownGrace = shutdownGrace;
+    builder.connectionAge = connectionAge;
+    builder.access = access;
+    builder.healthNeedsRules = healthNeedsRules;
+    builder.transport = transport;
+    builder.adminHttp = adminHttp;
+    builder.grpcLimits = grpcLimits;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link ServerConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private int grpcPort;
+    private int httpPort;
+    private int grpcThreads;
+    private boolean adminReadOnly;
+    private Duration shutdownGrace;
+    private ConnectionAge connectionAge;
+    private AccessConfig access;
+    private boolean healthNeedsRules;
+    private GrpcTransportConfig transport;
+    private AdminHttpConfig adminHttp;
+    private GrpcLimits grpcLimits;
+
+    private Builder() {}
+
+    public Builder grpcPort(int value) {
+      this.grpcPort = value;
+      return this;
+    }
+
+    public Builder httpPort(int value) {
+      this.httpPort = value;
+      return this;
+    }
+
+    public Builder grpcThreads(int value) {
+      this.grpcThreads = value;
+      return this;
+    }
+
+    public Builder adminReadOnly(boolean value) {
+      this.adminReadOnly = value;
+      return this;
+    }
+
+    public Builder shutdownGrace(Duration value) {
+      this.shutdownGrace = value;
+      return this;
+    }
+
+    public Builder connectionAge(ConnectionAge value) {
+      this.connectionAge = value;
+      return this;
+    }
+
+    public Builder access(AccessConfig value) {
+      this.access = value;
+      return this;
+    }
+
+    public Builder healthNeedsRules(boolean value) {
+      this.healthNeedsRules = value;
+      return this;
+    }
+
+    public Builder transport(GrpcTransportConfig value) {
+      this.transport = value;
+      return this;
+    }
+
+    public Builder adminHttp(AdminHttpConfig value) {
+      this.adminHttp = value;
+      return this;
+    }
+
+    public Builder grpcLimits(GrpcLimits value) {
+      this.grpcLimits = value;
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(
+          grpcPort,
+          httpPort,
+          grpcThreads,
+          adminReadOnly,
+          shutdownGrace,
+          connectionAge,
+          access,
+          healthNeedsRules,
+          transport,
+          adminHttp,
+          grpcLimits);
     }
   }
 }

@@ -20,7 +20,8 @@ public record StoreConfig(
    * About 200 bytes each with typical keys (measured: see README "Memory store"), so about 200 MB
    * when full.
    */
-  public static final long DEFAULT_MEMORY_MAX_COUNTERS = 1_000_000;
+  public static final long DEFAULT_MEMORY_MAX_COUNTERS =
+      CapacitySettings.MEMORY_MAX_COUNTERS.defaultValue();
 
   public StoreConfig {
     Objects.requireNonNull(kind, "kind");
@@ -42,11 +43,6 @@ public record StoreConfig(
     this(kind, redis, breaker, memoryMaxCounters, Optional.empty());
   }
 
-  /** Limits whose unit is {@code second} on {@code perSecond}, the others on {@link #redis}. */
-  public StoreConfig withPerSecondRedis(Optional<RedisConfig> perSecond) {
-    return new StoreConfig(kind, redis, breaker, memoryMaxCounters, perSecond);
-  }
-
   /** With the default memory store capacity. */
   public StoreConfig(StoreKind kind, RedisConfig redis, BreakerConfig breaker) {
     this(kind, redis, breaker, DEFAULT_MEMORY_MAX_COUNTERS);
@@ -58,5 +54,69 @@ public record StoreConfig(
 
   public static StoreConfig redis(RedisConfig redis) {
     return new StoreConfig(StoreKind.REDIS, redis, BreakerConfig.defaults());
+  }
+
+  /** From the declared settings. */
+  public static StoreConfig from(SettingValues values) {
+    RedisConfig redis = RedisConfig.from(values);
+    return new StoreConfig(
+        values.get(ServeSettings.STORE),
+        redis,
+        BreakerConfig.from(values),
+        values.get(CapacitySettings.MEMORY_MAX_COUNTERS),
+        RedisConfig.perSecondFrom(values, redis));
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.kind = kind;
+    builder.redis = redis;
+    builder.breaker = breaker;
+    builder.memoryMaxCounters = memoryMaxCounters;
+    builder.perSecondRedis = perSecondRedis;
+    return builder;
+  }
+
+  /**
+   * Collects the parts of a {@link StoreConfig}; {@link #build} validates them. Not thread-safe.
+   */
+  public static final class Builder {
+    private StoreKind kind;
+    private RedisConfig redis;
+    private BreakerConfig breaker;
+    private long memoryMaxCounters;
+    private Optional<RedisConfig> perSecondRedis;
+
+    private Builder() {}
+
+    public Builder kind(StoreKind value) {
+      this.kind = value;
+      return this;
+    }
+
+    public Builder redis(RedisConfig value) {
+      this.redis = value;
+      return this;
+    }
+
+    public Builder breaker(BreakerConfig value) {
+      this.breaker = value;
+      return this;
+    }
+
+    public Builder memoryMaxCounters(long value) {
+      this.memoryMaxCounters = value;
+      return this;
+    }
+
+    public Builder perSecondRedis(Optional<RedisConfig> value) {
+      this.perSecondRedis = value;
+      return this;
+    }
+
+    public StoreConfig build() {
+      return new StoreConfig(kind, redis, breaker, memoryMaxCounters, perSecondRedis);
+    }
   }
 }

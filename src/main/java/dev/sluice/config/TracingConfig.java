@@ -66,4 +66,22 @@ public record TracingConfig(
         Optional.empty(),
         Optional.of(1.0));
   }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static TracingConfig from(SettingValues values) {
+    return new TracingConfig(
+        values.get(TracingSettings.TRACING),
+        given(values.get(TracingSettings.TRACING_PROTOCOL)),
+        given(values.get(TracingSettings.TRACING_ENDPOINT)),
+        given(values.get(TracingSettings.TRACING_SERVICE_NAME)),
+        given(values.get(TracingSettings.TRACING_SERVICE_NAMESPACE)),
+        given(values.get(TracingSettings.TRACING_SERVICE_INSTANCE_ID)),
+        Optional.ofNullable(values.get(TracingSettings.TRACING_SAMPLING_RATE)));
+  }
+
+  private static Optional<String> given(String value) {
+    return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+  }
 }

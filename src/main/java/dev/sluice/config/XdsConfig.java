@@ -1,7 +1,13 @@
 package dev.sluice.config;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Struct;
+import com.google.protobuf.util.JsonFormat;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -51,19 +57,6 @@ public record XdsConfig(
   public static XdsConfig plaintext(String server) {
     return new XdsConfig(
         server, "default", "{}", Tls.PLAINTEXT, Map.of(), Backoff.DEFAULT, 4 << 20, true);
-  }
-
-  /** The same settings with another backoff. */
-  public XdsConfig withBackoff(Backoff newBackoff) {
-    return new XdsConfig(
-        server,
-        nodeId,
-        nodeMetadataJson,
-        tls,
-        headers,
-        newBackoff,
-        maxMessageBytes,
-        requireInitialRules);
   }
 
   /**
@@ -118,6 +111,157 @@ public record XdsConfig(
       if (!(jitter >= 0 && jitter <= 1)) {
         throw new IllegalArgumentException("xds backoff jitter must be 0..1: " + jitter);
       }
+    }
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the bad value
+   */
+  public static RuleSource sourceFrom(SettingValues values) {
+    switch (values.get(XdsSettings.CONFIG_SOURCE).trim().toLowerCase(Locale.ROOT)) {
+      case "file":
+        return RuleSource.FILES;
+      case "xds":
+        return from(values);
+      default:
+        throw new IllegalArgumentException(
+            "invalid config source '"
+                + values.get(XdsSettings.CONFIG_SOURCE)
+                + "'; expected file or xds");
+    }
+  }
+
+  private static XdsConfig from(SettingValues values) {
+    checkJsonObject(values.get(XdsSettings.XDS_NODE_METADATA));
+    boolean tlsOn =
+        values.get(XdsSettings.XDS_TLS)
+            || values.get(XdsSettings.XDS_TLS_CA) != null
+            || values.get(XdsSettings.XDS_TLS_CERT) != null
+            || values.get(XdsSettings.XDS_TLS_SAN) != null;
+    XdsConfig.Tls tlsConfig =
+        new XdsConfig.Tls(
+            tlsOn,
+            Optional.ofNullable(values.get(XdsSettings.XDS_TLS_CA)),
+            Optional.ofNullable(values.get(XdsSettings.XDS_TLS_CERT)),
+            Optional.ofNullable(values.get(XdsSettings.XDS_TLS_KEY)),
+            Optional.ofNullable(values.get(XdsSettings.XDS_TLS_SAN)).filter(s -> !s.isEmpty()));
+    return new XdsConfig(
+        values.get(XdsSettings.XDS_SERVER),
+        values.get(XdsSettings.XDS_NODE_ID),
+        values.get(XdsSettings.XDS_NODE_METADATA),
+        tlsConfig,
+        headerMap(values.get(XdsSettings.XDS_HEADER)),
+        new XdsConfig.Backoff(
+            values.get(XdsSettings.XDS_BACKOFF_INITIAL),
+            values.get(XdsSettings.XDS_BACKOFF_MAX),
+            values.get(XdsSettings.XDS_BACKOFF_JITTER)),
+        values.get(XdsSettings.XDS_MAX_MESSAGE_SIZE),
+        values.get(XdsSettings.XDS_REQUIRE_INITIAL_RULES));
+  }
+
+  private static void checkJsonObject(String json) {
+    try {
+      JsonFormat.parser().merge(json, Struct.newBuilder());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("xds node metadata must be a JSON object: " + json, e);
+    }
+  }
+
+  private static Map<String, Secret> headerMap(List<String> headers) {
+    Map<String, Secret> map = new LinkedHashMap<>();
+    for (String header : headers == null ? List.<String>of() : headers) {
+      if (header.isBlank()) {
+        continue;
+      }
+      int eq = header.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "xds header must be NAME=VALUE; one has no name or no '=' (value not shown)");
+      }
+      map.put(
+          header.substring(0, eq).trim().toLowerCase(Locale.ROOT),
+          Secret.of(header.substring(eq + 1)));
+    }
+    return map;
+  }
+
+  /** A builder holding this configuration, to change some of its parts. */
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.server = server;
+    builder.nodeId = nodeId;
+    builder.nodeMetadataJson = nodeMetadataJson;
+    builder.tls = tls;
+    builder.headers = headers;
+    builder.backoff = backoff;
+    builder.maxMessageBytes = maxMessageBytes;
+    builder.requireInitialRules = requireInitialRules;
+    return builder;
+  }
+
+  /** Collects the parts of a {@link XdsConfig}; {@link #build} validates them. Not thread-safe. */
+  public static final class Builder {
+    private String server;
+    private String nodeId;
+    private String nodeMetadataJson;
+    private Tls tls;
+    private Map<String, Secret> headers;
+    private Backoff backoff;
+    private int maxMessageBytes;
+    private boolean requireInitialRules;
+
+    private Builder() {}
+
+    public Builder server(String value) {
+      this.server = value;
+      return this;
+    }
+
+    public Builder nodeId(String value) {
+      this.nodeId = value;
+      return this;
+    }
+
+    public Builder nodeMetadataJson(String value) {
+      this.nodeMetadataJson = value;
+      return this;
+    }
+
+    public Builder tls(Tls value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder headers(Map<String, Secret> value) {
+      this.headers = value;
+      return this;
+    }
+
+    public Builder backoff(Backoff value) {
+      this.backoff = value;
+      return this;
+    }
+
+    public Builder maxMessageBytes(int value) {
+      this.maxMessageBytes = value;
+      return this;
+    }
+
+    public Builder requireInitialRules(boolean value) {
+      this.requireInitialRules = value;
+      return this;
+    }
+
+    public XdsConfig build() {
+      return new XdsConfig(
+          server,
+          nodeId,
+          nodeMetadataJson,
+          tls,
+          headers,
+          backoff,
+          maxMessageBytes,
+          requireInitialRules);
     }
   }
 }

@@ -4,13 +4,14 @@ import dev.sluice.assembly.LimiterStack;
 import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
 import dev.sluice.config.RedisConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.limiter.DecisionListener;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
-import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.store.StoreException;
 import dev.sluice.threads.ExecutorScheduler;
@@ -207,19 +208,19 @@ public final class SluiceLimiter implements AutoCloseable {
 
     /** Prepended to every Redis key, as {@code --redis-key-prefix}; must match the servers'. */
     public Builder redisKeyPrefix(String prefix) {
-      this.redis = Optional.of(redisOrThrow().withKeyPrefix(prefix));
+      this.redis = Optional.of(redisOrThrow().toBuilder().keyPrefix(prefix).build());
       return this;
     }
 
     /** As {@code --redis-timeout}. */
     public Builder redisTimeout(Duration timeout) {
-      this.redis = Optional.of(redisOrThrow().withTimeout(timeout));
+      this.redis = Optional.of(redisOrThrow().toBuilder().timeout(timeout).build());
       return this;
     }
 
     /** As {@code --redis-connections}: lanes, each one connection and one writer thread. */
     public Builder redisConnections(int connections) {
-      this.redis = Optional.of(redisOrThrow().withConnections(connections));
+      this.redis = Optional.of(redisOrThrow().toBuilder().connections(connections).build());
       return this;
     }
 
@@ -295,7 +296,11 @@ public final class SluiceLimiter implements AutoCloseable {
     private LimiterStack.Settings settings() {
       StoreConfig store = redis.map(StoreConfig::redis).orElseGet(StoreConfig::memory);
       LimiterConfig limiter =
-          new LimiterConfig(Algorithm.FIXED_WINDOW, failureMode, 1, false, localCacheSize);
+          LimiterConfig.from(
+              SettingValues.builder()
+                  .set(LimiterSettings.FAILURE_MODE, failureMode)
+                  .set(LimiterSettings.LOCAL_CACHE_SIZE, localCacheSize)
+                  .build());
       return new LimiterStack.Settings(store, limiter, ConsistencyConfig.defaults());
     }
   }

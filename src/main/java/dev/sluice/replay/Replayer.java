@@ -1,6 +1,9 @@
 package dev.sluice.replay;
 
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.RulesSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.limiter.CountedOutcome;
 import dev.sluice.limiter.DecisionListener;
 import dev.sluice.limiter.DescriptorRequest;
@@ -111,13 +114,11 @@ public final class Replayer implements DecisionListener {
   }
 
   private LimiterConfig limiterConfig() {
-    LimiterConfig defaults = LimiterConfig.defaults();
-    return new LimiterConfig(
-        settings.overrideAlgorithm(),
-        defaults.failureMode(),
-        settings.instances(),
-        defaults.globalShadowMode(),
-        0);
+    return LimiterConfig.from(
+        SettingValues.builder()
+            .set(RulesSettings.DEFAULT_ALGORITHM, settings.overrideAlgorithm())
+            .set(LimiterSettings.INSTANCES, settings.instances())
+            .build());
   }
 
   private static CapturedRequest next(Iterator<CapturedRequest> input) {
@@ -139,8 +140,8 @@ public final class Replayer implements DecisionListener {
     RuleTally tally = tallies.computeIfAbsent(id, k -> new RuleTally());
     tally.limit = outcome.limit();
     tally.add(second, outcome.refused(), outcome.counts().shadow() > 0, key);
-    // One EVALSHA per counted descriptor, whatever the algorithm: each has its one script
-    // (lua/fixed_window.lua does INCRBY and PEXPIRE NX in one step since issue 11.9).
+    // One Redis operation per counted descriptor, whatever the algorithm: a script call, or for
+    // a fixed window one MULTI/EXEC of INCRBY and PEXPIRE NX.
     commandsPerSecond.add(second);
     commands++;
   }

@@ -86,7 +86,9 @@ public final class GrpcServer implements AutoCloseable {
     /** The tuned transport with every handler on the pool: for services that may block. */
     public static Settings pooled(int threads, ConnectionAge connectionAge) {
       return new Settings(
-          threads, connectionAge, GrpcTransportConfig.defaults().withRlsHandlers(RlsHandlers.POOL));
+          threads,
+          connectionAge,
+          GrpcTransportConfig.defaults().toBuilder().rlsHandlers(RlsHandlers.POOL).build());
     }
   }
 

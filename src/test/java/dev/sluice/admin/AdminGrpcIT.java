@@ -25,6 +25,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,11 @@ class AdminGrpcIT {
   private SluiceAdminGrpc.SluiceAdminBlockingStub startWith(ServeConfig config, boolean readOnly) {
     sluice =
         RunningSluice.start(
-            RULES, config.withServer(config.server().withAdminReadOnly(readOnly)), clock);
+            RULES,
+            config.toBuilder()
+                .server(config.server().toBuilder().adminReadOnly(readOnly).build())
+                .build(),
+            clock);
     return SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())
         .withCallCredentials(bearer(RunningSluice.ADMIN_TOKEN));
   }
@@ -223,10 +228,15 @@ class AdminGrpcIT {
     sluice =
         RunningSluice.start(
             RULES,
-            RunningSluice.config(RunningSluice.memoryStore())
-                .withServer(
-                    ServerConfig.anyFreePorts()
-                        .withAccess(AccessConfig.defaults().withAdminGrpcPort(0))),
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+                .server(
+                    ServerConfig.anyFreePorts().toBuilder()
+                        .access(
+                            AccessConfig.defaults().toBuilder()
+                                .adminGrpcPort(OptionalInt.of(0))
+                                .build())
+                        .build())
+                .build(),
             clock);
     SluiceAdminGrpc.SluiceAdminBlockingStub admin =
         SluiceAdminGrpc.newBlockingStub(sluice.adminChannel())

@@ -60,7 +60,11 @@ class AdminHttpIT {
   private AdminClient startWith(ServeConfig config, boolean readOnly) {
     sluice =
         RunningSluice.start(
-            RULES, config.withServer(config.server().withAdminReadOnly(readOnly)), clock);
+            RULES,
+            config.toBuilder()
+                .server(config.server().toBuilder().adminReadOnly(readOnly).build())
+                .build(),
+            clock);
     return new AdminClient(sluice.httpPort());
   }
 

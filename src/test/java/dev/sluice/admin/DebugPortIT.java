@@ -7,6 +7,7 @@ import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
 import java.net.http.HttpResponse;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +37,15 @@ class DebugPortIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.withServer(
-                config.server().withAccess(config.server().access().withDebugPort(0))),
+            config.toBuilder()
+                .server(
+                    config.server().toBuilder()
+                        .access(
+                            config.server().access().toBuilder()
+                                .debugPort(OptionalInt.of(0))
+                                .build())
+                        .build())
+                .build(),
             clock);
     return new AdminClient(sluice.sluice().debugPort().orElseThrow());
   }

@@ -74,7 +74,9 @@ class CaptureReplayIT {
     String metrics;
     try (RunningSluice sluice =
         RunningSluice.start(
-            RULES, RunningSluice.config(RunningSluice.memoryStore()).withCapture(capture), clock)) {
+            RULES,
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder().capture(capture).build(),
+            clock)) {
       Random random = new Random(42);
       for (int i = 0; i < 400; i++) {
         RateLimitRequest request = randomRequest(random);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.ReferenceMetricsConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServerSettings;
 import dev.sluice.config.StoreKind;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -156,6 +157,33 @@ class ReferenceEnvironmentTest {
                 .rules()
                 .allowEmptyRules())
         .isFalse();
+  }
+
+  @Test
+  void redisHealthCheckActiveConnection_healthFollowsRedisOnlyWhenTheReferenceWouldAskIt() {
+    assertThat(followsStore(Map.of())).as("no Redis: the default").isTrue();
+    assertThat(followsStore(Map.of("REDIS_URL", "redis:6379"))).as("Redis URL alone").isFalse();
+    assertThat(followsStore(Map.of("BACKEND_TYPE", "redis"))).as("backend redis").isFalse();
+    assertThat(
+            followsStore(
+                Map.of("REDIS_URL", "redis:6379", "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION", "true")))
+        .as("asked for")
+        .isTrue();
+    assertThat(
+            followsStore(Map.of("REDIS_URL", "redis:6379", "SLUICE_HEALTH_FOLLOWS_STORE", "true")))
+        .as("SLUICE_* twin beats the reference")
+        .isTrue();
+    assertThat(followsStore(Map.of("REDIS_URL", "redis:6379"), "--health-follows-store"))
+        .as("flag")
+        .isTrue();
+    assertThat(
+            warnings(
+                Map.of("REDIS_URL", "redis:6379", "REDIS_HEALTH_CHECK_ACTIVE_CONNECTION", "false")))
+        .doesNotContain("REDIS_HEALTH_CHECK_ACTIVE_CONNECTION");
+  }
+
+  private static boolean followsStore(Map<String, String> env, String... args) {
+    return serve(env, args).settings().get(ServerSettings.HEALTH_FOLLOWS_STORE);
   }
 
   @Test

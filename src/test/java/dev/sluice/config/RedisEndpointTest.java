@@ -175,8 +175,9 @@ class RedisEndpointTest {
   @Test
   void config_toString_masksDataAndSentinelPasswords() {
     RedisConfig config =
-        RedisConfig.of("redis-sentinel://app:hunter2@s1/m")
-            .withSentinelPassword(Optional.of(Secret.of("sentinel-secret")));
+        RedisConfig.of("redis-sentinel://app:hunter2@s1/m").toBuilder()
+            .sentinelPassword(Optional.of(Secret.of("sentinel-secret")))
+            .build();
     assertThat(config.toString()).doesNotContain("hunter2").doesNotContain("sentinel-secret");
   }
 

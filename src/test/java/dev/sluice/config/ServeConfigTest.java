@@ -16,12 +16,13 @@ class ServeConfigTest {
             Duration.ofMillis(10),
             2,
             "edge:");
-    return new ServeConfig(
-        new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW),
-        StoreConfig.redis(redis),
-        new ServerConfig(8081, 8080, 8, false, Duration.ofSeconds(10)),
-        LimiterConfig.defaults(),
-        HeaderConfig.off());
+    return ServeConfig.builder()
+        .rules(
+            new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW))
+        .store(StoreConfig.redis(redis))
+        .server(
+            ServerConfig.from(SettingValues.builder().set(ServerSettings.GRPC_THREADS, 8).build()))
+        .build();
   }
 
   @Test

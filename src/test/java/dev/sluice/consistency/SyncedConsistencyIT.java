@@ -58,10 +58,11 @@ class SyncedConsistencyIT {
 
   private RunningSluice start(Consistency consistency, Duration interval) {
     ServeConfig config =
-        RunningSluice.config(RunningSluice.redisStore(redis.uri()))
-            .withConsistency(
+        RunningSluice.config(RunningSluice.redisStore(redis.uri())).toBuilder()
+            .consistency(
                 new ConsistencyConfig(
-                    consistency, interval, ConsistencyConfig.DEFAULT_SYNC_MAX_COUNTERS));
+                    consistency, interval, ConsistencyConfig.DEFAULT_SYNC_MAX_COUNTERS))
+            .build();
     return RunningSluice.start(RULES, config, clock);
   }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.assembly.LimiterStack;
 import dev.sluice.config.ConsistencyConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Entry;
@@ -71,15 +73,13 @@ class OneDescriptorTest {
 
   static Stream<Arguments> cases() {
     List<LimiterConfig> configs =
-        List.of(
-            LimiterConfig.defaults(),
-            LimiterConfig.defaults().withChargeDenied(false),
-            new LimiterConfig(
-                LimiterConfig.defaults().overrideAlgorithm(),
-                LimiterConfig.defaults().failureMode(),
-                1,
-                true),
-            LimiterConfig.defaults().withGlobalQuotaMode(true));
+        Stream.of(
+                SettingValues.defaults(),
+                SettingValues.builder().set(LimiterSettings.CHARGE_DENIED, false).build(),
+                SettingValues.builder().set(LimiterSettings.SHADOW_MODE, true).build(),
+                SettingValues.builder().set(LimiterSettings.QUOTA_MODE, true).build())
+            .map(LimiterConfig::from)
+            .toList();
     List<DescriptorRequest> descriptors =
         List.of(
             descriptor("user", "alice"),

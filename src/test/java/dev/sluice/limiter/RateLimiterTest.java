@@ -3,8 +3,10 @@ package dev.sluice.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.RulesSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
@@ -322,8 +324,8 @@ class RateLimiterTest {
         new RateLimiter(
             () -> RULES,
             RateLimiter.StoreChoice.of(store),
-            new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 0)
-                .withGlobalQuotaMode(true),
+            LimiterConfig.from(
+                SettingValues.builder().set(LimiterSettings.QUOTA_MODE, true).build()),
             new SluiceMetrics(new PrometheusRegistry()));
 
     Decision decision = quota.decide(new RateLimitCall("api", descriptors, 0)).join();
@@ -474,7 +476,8 @@ class RateLimiterTest {
         () -> RULES,
         new RateLimiter.StoreChoice(
             store, Optional.empty(), OverLimitCache.of(100, clock, metrics), Runnable::run),
-        new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 100),
+        LimiterConfig.from(
+            SettingValues.builder().set(LimiterSettings.LOCAL_CACHE_SIZE, 100L).build()),
         metrics);
   }
 
@@ -627,7 +630,10 @@ class RateLimiterTest {
     return new RateLimiter(
         rules,
         RateLimiter.StoreChoice.of(store),
-        new LimiterConfig(overrideAlgorithm, FailureMode.ERROR, 1, false),
+        LimiterConfig.from(
+            SettingValues.builder()
+                .set(RulesSettings.DEFAULT_ALGORITHM, overrideAlgorithm)
+                .build()),
         new SluiceMetrics(new PrometheusRegistry()));
   }
 

@@ -2,8 +2,9 @@ package dev.sluice.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
@@ -75,8 +76,8 @@ class SeveralLimitsTest {
     return new RateLimiter(
         () -> RULES,
         RateLimiter.StoreChoice.of(memory),
-        new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, false, 0)
-            .withChargeDenied(chargeDenied),
+        LimiterConfig.from(
+            SettingValues.builder().set(LimiterSettings.CHARGE_DENIED, chargeDenied).build()),
         new SluiceMetrics(new PrometheusRegistry()),
         outcomes::add);
   }

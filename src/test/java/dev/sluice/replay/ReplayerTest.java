@@ -44,7 +44,7 @@ class ReplayerTest {
    * <p>By hand, rules A: user: 7 requests; a is allowed 3 times and refused 2 (its 4th and 5th), b
    * allowed twice: allowed 5, refused 2, top a (2). checkout (shadow, limit 1): 3 requests, all
    * answered OK, the 2nd and 3rd over the limit: shadow 2. Peak 4 decisions/s; each request counts
-   * one fixed-window descriptor = 1 Redis command (one EVALSHA of lua/fixed_window.lua), so peak
+   * one fixed-window descriptor = 1 Redis operation (one MULTI/EXEC of INCRBY and PEXPIRE), so peak
    * 4/s, and 10 commands over the 3 simulated seconds (0..2.5 s, rounded up) = 3.3/s. Rules B: a's
    * 5th is the only refusal.
    */

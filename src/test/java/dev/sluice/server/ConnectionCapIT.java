@@ -87,6 +87,35 @@ class ConnectionCapIT {
         .isEqualTo("grpc-status 0");
   }
 
+  @Test
+  void adminGrpcPort_takesTheSameCap_closedAndCounted() throws Exception {
+    Path rules = Files.createDirectory(tmp.resolve("rules"));
+    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
+    int adminPort;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      adminPort = free.getLocalPort();
+    }
+    int cap = 3;
+    sluice =
+        SluiceJarProcess.start(
+            tmp,
+            List.of("-Xmx256m"),
+            List.of("--config", rules.toString(), "--admin-grpc-port", String.valueOf(adminPort)),
+            Map.of("SLUICE_GRPC_MAX_CONNECTIONS", String.valueOf(cap)));
+    for (int i = 0; i < cap; i++) {
+      clients.add(RawHttp2Client.connect(adminPort));
+    }
+    try (RawHttp2Client over = RawHttp2Client.connect(adminPort)) {
+      assertThat(over.closedByServer(DEADLINE)).as("admin connection over the cap closed").isTrue();
+    }
+    assertThat(sluice.metric("sluice_grpc_connections_closed_total", "reason=\"max_connections\""))
+        .as("admin connections refused for --grpc-max-connections")
+        .isEqualTo(1);
+    RawHttp2Client rls = RawHttp2Client.connect(sluice.grpcPort());
+    clients.add(rls);
+    assertThat(call(rls)).as("the RLS port keeps its own cap").isEqualTo("grpc-status 0");
+  }
+
   /** One ShouldRateLimit on {@code client}: how it ended. */
   private static String call(RawHttp2Client client) throws IOException {
     byte[] message = request("honest", descriptor("user", "client")).toByteArray();

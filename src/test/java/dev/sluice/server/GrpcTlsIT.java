@@ -96,8 +96,13 @@ class GrpcTlsIT {
     sluice =
         RunningSluice.start(
             RULES,
-            config.withServer(
-                config.server().withAccess(config.server().access().withGrpcTls(tls))),
+            config.toBuilder()
+                .server(
+                    config.server().toBuilder()
+                        .access(
+                            config.server().access().toBuilder().grpcTls(Optional.of(tls)).build())
+                        .build())
+                .build(),
             clock);
   }
 

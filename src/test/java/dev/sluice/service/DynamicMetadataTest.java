@@ -11,6 +11,8 @@ import com.google.protobuf.util.JsonFormat;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RequestLimits;
+import dev.sluice.config.ResponseSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
 import dev.sluice.rules.RuleSet;
@@ -89,7 +91,10 @@ class DynamicMetadataTest {
   }
 
   private RateLimitResponse answer(RateLimitRequest request) {
-    return answer(HeaderConfig.off().withDynamicMetadata(true), request);
+    return answer(
+        HeaderConfig.from(
+            SettingValues.builder().set(ResponseSettings.RESPONSE_DYNAMIC_METADATA, true).build()),
+        request);
   }
 
   @Test

@@ -4,11 +4,13 @@ import static dev.sluice.testing.RlsRequests.descriptor;
 import static dev.sluice.testing.RlsRequests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
+import dev.sluice.config.ResponseSettings;
 import dev.sluice.config.RulesConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.FakeClock;
@@ -39,10 +41,11 @@ class EnvoyFacingIT {
 
   private RunningSluice start(LimiterConfig limiter, HeaderConfig headers, Algorithm algorithm) {
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withRules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
-            .withLimiter(limiter)
-            .withHeaders(headers);
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .rules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
+            .limiter(limiter)
+            .headers(headers)
+            .build();
     return RunningSluice.start(RULES, config, clock);
   }
 
@@ -53,7 +56,14 @@ class EnvoyFacingIT {
 
   @Test
   void responseHeaders_mostConstrainedDescriptor_withConfiguredNames() {
-    HeaderConfig headers = new HeaderConfig(true, "X-Limit", "X-Remaining", "X-Reset");
+    HeaderConfig headers =
+        HeaderConfig.from(
+            SettingValues.builder()
+                .set(ResponseSettings.RESPONSE_HEADERS, true)
+                .set(ResponseSettings.LIMIT_HEADER, "X-Limit")
+                .set(ResponseSettings.REMAINING_HEADER, "X-Remaining")
+                .set(ResponseSettings.RESET_HEADER, "X-Reset")
+                .build());
     try (RunningSluice sluice = start(LimiterConfig.defaults(), headers, Algorithm.FIXED_WINDOW)) {
       RateLimitResponse first =
           sluice
@@ -89,7 +99,8 @@ class EnvoyFacingIT {
 
   @Test
   void globalShadowMode_overallAlwaysOkStatusesUnchangedAndCounted() {
-    LimiterConfig shadow = new LimiterConfig(Algorithm.FIXED_WINDOW, FailureMode.ERROR, 1, true);
+    LimiterConfig shadow =
+        LimiterConfig.from(SettingValues.builder().set(LimiterSettings.SHADOW_MODE, true).build());
     try (RunningSluice sluice = start(shadow, HeaderConfig.off(), Algorithm.FIXED_WINDOW)) {
       RateLimitResponse last = null;
       for (int i = 0; i < 4; i++) {

@@ -7,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.FailureMode;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.LimiterSettings;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
-import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.RedisServerExtension;
@@ -65,8 +66,11 @@ class RedisOutageIT {
     StoreConfig store =
         StoreConfig.redis(new RedisConfig(redis.endpoint(), REDIS_TIMEOUT, 2, "outage:"));
     ServeConfig config =
-        RunningSluice.config(store)
-            .withLimiter(new LimiterConfig(Algorithm.FIXED_WINDOW, mode, 1, false));
+        RunningSluice.config(store).toBuilder()
+            .limiter(
+                LimiterConfig.from(
+                    SettingValues.builder().set(LimiterSettings.FAILURE_MODE, mode).build()))
+            .build();
     sluice = RunningSluice.start(RULES, config, Clock.systemUTC());
     return sluice;
   }

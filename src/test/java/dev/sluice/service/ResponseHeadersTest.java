@@ -3,6 +3,8 @@ package dev.sluice.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.HeaderConfig;
+import dev.sluice.config.ResponseSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.limiter.Code;
 import dev.sluice.limiter.CurrentLimit;
 import dev.sluice.limiter.Decision;
@@ -33,7 +35,8 @@ class ResponseHeadersTest {
 
   private final ResponseHeaders headers =
       new ResponseHeaders(
-          new HeaderConfig(true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"),
+          HeaderConfig.from(
+              SettingValues.builder().set(ResponseSettings.RESPONSE_HEADERS, true).build()),
           clock);
 
   private static Decision counted(Limit limit, long remaining) {

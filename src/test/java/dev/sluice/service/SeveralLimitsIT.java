@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.HeaderConfig;
 import dev.sluice.config.LimiterConfig;
+import dev.sluice.config.ResponseSettings;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisServerExtension;
@@ -56,11 +58,12 @@ class SeveralLimitsIT {
     StoreConfig stores =
         store.equals("redis") ? RunningSluice.redisStore(redis.uri()) : RunningSluice.memoryStore();
     ServeConfig config =
-        RunningSluice.config(stores)
-            .withLimiter(LimiterConfig.defaults())
-            .withHeaders(
-                new HeaderConfig(
-                    true, "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"));
+        RunningSluice.config(stores).toBuilder()
+            .limiter(LimiterConfig.defaults())
+            .headers(
+                HeaderConfig.from(
+                    SettingValues.builder().set(ResponseSettings.RESPONSE_HEADERS, true).build()))
+            .build();
     return RunningSluice.start(RULES, config, clock);
   }
 

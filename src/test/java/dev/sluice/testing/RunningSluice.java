@@ -1,13 +1,14 @@
 package dev.sluice.testing;
 
 import dev.sluice.Sluice;
-import dev.sluice.config.HeaderConfig;
-import dev.sluice.config.LimiterConfig;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeConfig;
+import dev.sluice.config.ServeSettings;
 import dev.sluice.config.ServerConfig;
+import dev.sluice.config.SettingValues;
 import dev.sluice.config.StoreConfig;
 import dev.sluice.rules.Algorithm;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
@@ -20,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,22 +64,25 @@ public final class RunningSluice implements AutoCloseable {
   }
 
   private static ServeConfig withRulesAt(Path path, ServeConfig config) {
-    return config.withRules(
-        new RulesConfig(
-            path,
-            config.rules().reloadInterval(),
-            config.rules().defaultAlgorithm(),
-            config.rules().allowEmptyRules()));
+    return config.toBuilder()
+        .rules(
+            RulesConfig.from(
+                SettingValues.builder()
+                    .set(RulesSettings.CONFIG, path)
+                    .set(ServeSettings.RELOAD_INTERVAL, config.rules().reloadInterval())
+                    .set(RulesSettings.DEFAULT_ALGORITHM, config.rules().defaultAlgorithm())
+                    .set(RulesSettings.ALLOW_EMPTY_RULES, config.rules().allowEmptyRules())
+                    .build()))
+        .build();
   }
 
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */
   public static ServeConfig config(StoreConfig store) {
-    return new ServeConfig(
-        new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW),
-        store,
-        ServerConfig.anyFreePorts(),
-        LimiterConfig.defaults(),
-        HeaderConfig.off());
+    return ServeConfig.builder()
+        .rules(new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW))
+        .store(store)
+        .server(ServerConfig.anyFreePorts())
+        .build();
   }
 
   /** The token {@link #withAdminToken} configures. */
@@ -90,15 +96,17 @@ public final class RunningSluice implements AutoCloseable {
     try {
       Path file = Files.createTempFile("sluice-admin-token", ".txt");
       Files.writeString(file, ADMIN_TOKEN + "\n");
-      return config.withServer(
-          config
-              .server()
-              .withAccess(
-                  config
-                      .server()
-                      .access()
-                      .withAdminToken(file, tokenForReads)
-                      .withAdminGrpcPort(0)));
+      return config.toBuilder()
+          .server(
+              config.server().toBuilder()
+                  .access(
+                      config.server().access().toBuilder()
+                          .adminTokenFile(Optional.of(file))
+                          .adminTokenForReads(tokenForReads)
+                          .adminGrpcPort(OptionalInt.of(0))
+                          .build())
+                  .build())
+          .build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

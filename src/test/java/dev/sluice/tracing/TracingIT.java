@@ -60,7 +60,7 @@ class TracingIT {
     sluice =
         RunningSluice.start(
             RULES,
-            RunningSluice.config(RunningSluice.memoryStore()).withTracing(tracing),
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder().tracing(tracing).build(),
             FakeClock.atEpochSecond(1_800_000_000L));
   }
 

@@ -69,7 +69,9 @@ class TracingPipelineIT {
         StoreConfig.redis(new RedisConfig(redis.endpoint(), Duration.ofSeconds(3), 1, ""));
     RunningSluice sluice =
         RunningSluice.start(
-            RULES, RunningSluice.config(oneConnection).withTracing(tracing), Clock.systemUTC());
+            RULES,
+            RunningSluice.config(oneConnection).toBuilder().tracing(tracing).build(),
+            Clock.systemUTC());
     try {
       sluice.rls().shouldRateLimit(request("edge", descriptor("user", "warm-up")));
       try (Jedis jedis = new Jedis(redis.host(), redis.port())) {

@@ -54,11 +54,18 @@ public final class ChargeScript {
     return redis.key(group.tag()) + hit.key().substring(group.tag().length());
   }
 
-  /** The key the script touches for {@code hit}: a fixed window's carries the window's index. */
+  /**
+   * The key the script touches for {@code hit}: a fixed window's carries the window's index, a
+   * bucket's the suffix of its one-string form, as the per-hit commands use them.
+   */
   static String scriptKey(RedisBatch redis, Charge.Group group, Hit hit, long nowMillis) {
     String base = baseKey(redis, group, hit);
-    if (CountingAlgorithm.of(hit.limit().algorithm()) == FixedWindow.INSTANCE) {
+    CountingAlgorithm algorithm = CountingAlgorithm.of(hit.limit().algorithm());
+    if (algorithm == FixedWindow.INSTANCE) {
       return base + "|" + hit.limit().window().index(nowMillis);
+    }
+    if (algorithm == TokenBucket.INSTANCE) {
+      return base + TokenBucket.REDIS_SUFFIX;
     }
     return base;
   }

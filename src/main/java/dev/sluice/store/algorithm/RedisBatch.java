@@ -28,6 +28,16 @@ public interface RedisBatch {
    */
   Reply<Object> script(String resource, List<String> keys, List<String> args);
 
+  /**
+   * {@code INCRBY key hits} and {@code PEXPIRE key ttlMillis NX} as one transaction ({@code MULTI}
+   * ... {@code EXEC}): Redis applies both or neither, so a round trip cut off by a timeout or a
+   * dropped connection cannot leave the counter without its expiry. Cheaper for Redis than a script
+   * (no script lookup, no Lua call per command), and as exact: a transaction runs alone.
+   *
+   * @return the count after the increment
+   */
+  Reply<Long> incrementExpiring(String key, long hits, long ttlMillis);
+
   Reply<String> get(String key);
 
   Reply<List<String>> hmget(String key, String... fields);
@@ -43,7 +53,6 @@ public interface RedisBatch {
   /** Every script the store sends, so a connection can cache them when it opens. */
   List<String> SCRIPTS =
       List.of(
-          FixedWindow.SCRIPT,
           TokenBucket.SCRIPT,
           SlidingWindow.SCRIPT,
           INSTANCES_SCRIPT,

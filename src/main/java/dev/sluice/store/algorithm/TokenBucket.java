@@ -13,6 +13,16 @@ import java.util.List;
  * {@link TokenBucketState}, twinned operation for operation by {@code lua/token_bucket.lua} (on
  * Redis's own clock, so every instance sees one clock). The key needs no window index: the bucket
  * expires when it would be full again.
+ *
+ * <p>On Redis a bucket is one string, {@code "<tokens> <at micros>"}, under the counter's key plus
+ * {@link #REDIS_SUFFIX}: read with GET and written with SET PX only when tokens are taken, which
+ * costs Redis less than the hash of {@code tokens}/{@code at} earlier versions kept (HMGET, HSET,
+ * PEXPIRE on every take) with the same arithmetic. The suffix keeps the two forms apart: during a
+ * rolling upgrade instances of both versions keep separate buckets (each admits at most its own
+ * burst) instead of failing on each other's key type, and the old hashes expire by themselves. Not
+ * GCRA (one theoretical arrival time): it needs the same three calls ({@code TIME}, {@code GET},
+ * {@code SET}), which is where a script's time goes, and its doubles round differently from {@link
+ * TokenBucketState}'s, so the stores would no longer answer alike to the token.
  */
 public final class TokenBucket implements CountingAlgorithm {
   static final TokenBucket INSTANCE = new TokenBucket();
@@ -21,6 +31,9 @@ public final class TokenBucket implements CountingAlgorithm {
   static final String SCRIPT = "lua/token_bucket.lua";
 
   private static final int REPLY_SIZE = 4;
+
+  /** Appended to a bucket's Redis key: the one-string form (see the class comment). */
+  static final String REDIS_SUFFIX = "|s";
 
   private TokenBucket() {}
 
@@ -79,7 +92,7 @@ public final class TokenBucket implements CountingAlgorithm {
             Long.toString(limit.requestsPerUnit()),
             Long.toString(TokenBucketState.windowSeconds(limit, nowMillis)),
             Long.toString(hit.hits()));
-    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(redis.key(hit.key())), args);
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(redisKey(redis, hit)), args);
     return () -> usageOf(reply.get());
   }
 
@@ -91,24 +104,40 @@ public final class TokenBucket implements CountingAlgorithm {
   @Override
   public RedisBatch.Reply<CounterState> readOnRedis(
       RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
-    String key = redis.key(hit.key());
-    RedisBatch.Reply<List<String>> state = redis.hmget(key, "tokens", "at");
+    String key = redisKey(redis, hit);
+    RedisBatch.Reply<String> state = redis.get(key);
     RedisBatch.Reply<Long> time = redis.timeMicros();
     if (delete) {
       redis.del(key);
     }
     return () -> {
-      List<String> fields = state.get();
+      String stored = state.get();
       long nowMicros = time.get();
-      boolean exists = fields.get(0) != null && fields.get(1) != null;
       TokenBucketState bucket =
-          exists
-              ? new TokenBucketState(
-                  Double.parseDouble(fields.get(0)), Long.parseLong(fields.get(1)))
-              : TokenBucketState.full(hit.limit(), nowMicros);
+          stored != null ? parse(key, stored) : TokenBucketState.full(hit.limit(), nowMicros);
       TokenBucketState.Refill refill = TokenBucketState.Refill.of(hit.limit(), nowMillis * 1000);
-      return new CounterState(key, exists, bucket.take(refill, 0, nowMicros).usage());
+      return new CounterState(key, stored != null, bucket.take(refill, 0, nowMicros).usage());
     };
+  }
+
+  /** The Redis key of {@code hit}'s bucket. */
+  private static String redisKey(RedisBatch redis, Hit hit) {
+    return redis.key(hit.key()) + REDIS_SUFFIX;
+  }
+
+  /** A stored {@code "<tokens> <at>"}, as the scripts write it. */
+  static TokenBucketState parse(String key, String stored) {
+    int space = stored.indexOf(' ');
+    try {
+      if (space > 0) {
+        return new TokenBucketState(
+            Double.parseDouble(stored.substring(0, space)),
+            Long.parseLong(stored.substring(space + 1)));
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new StoreException("not a token bucket at " + key + ": " + stored);
   }
 
   /** Reads the script's {@code {allowed, tokens, reset micros, count}} reply. */

@@ -15,8 +15,8 @@ import dev.sluice.store.Usage;
 public record TokenBucketState(double tokens, long atMicros) {
 
   /**
-   * The outcome of one take: the new state, what to report, and how long to keep the state (until
-   * full).
+   * The outcome of one take: the new state (this one unchanged unless tokens were taken), what to
+   * report, and how long to keep the state (until full).
    */
   public record Take(TokenBucketState state, Usage usage, long ttlMillis) {}
 
@@ -69,10 +69,10 @@ public record TokenBucketState(double tokens, long atMicros) {
     double available = available(tokens, atMicros, refill, nowMicros);
     boolean allowed = hits <= available;
     double left = allowed ? available - hits : available;
-    return new Take(
-        new TokenBucketState(left, nowMicros),
-        usage(refill, hits, allowed, left),
-        ttlMillis(refill, left));
+    // Only a take that takes tokens moves the state: a refused take or a read leaves it as it was
+    // (it still describes the bucket, refilled from atMicros), so the script need not write then.
+    TokenBucketState next = allowed && hits > 0 ? new TokenBucketState(left, nowMicros) : this;
+    return new Take(next, usage(refill, hits, allowed, left), ttlMillis(refill, left));
   }
 
   /**

@@ -26,7 +26,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * A Lua script from {@code src/main/resources}, sent by its SHA-1 with EVALSHA. When Redis has lost
  * the script (restart, failover, SCRIPT FLUSH) only the entry that got NOSCRIPT is sent again with
  * EVAL, never the whole pipeline: re-sending it would apply its other commands twice, such as a
- * fixed-window INCRBY. Immutable and thread-safe.
+ * fixed window's INCRBY beside it. Immutable and thread-safe.
  */
 final class LuaScript {
   private static final CommandObjects COMMANDS = new CommandObjects();

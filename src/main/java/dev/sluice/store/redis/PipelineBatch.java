@@ -13,6 +13,8 @@ import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.args.RawableFactory;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 
@@ -26,6 +28,12 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
 final class PipelineBatch implements RedisBatch {
   private static final CommandObject<String> ASKING =
       new CommandObject<>(new CommandArguments(Protocol.Command.ASKING), BuilderFactory.STRING);
+  private static final CommandObject<String> MULTI =
+      new CommandObject<>(new CommandArguments(Protocol.Command.MULTI), BuilderFactory.STRING);
+  private static final CommandObject<List<Object>> EXEC =
+      new CommandObject<>(
+          new CommandArguments(Protocol.Command.EXEC), BuilderFactory.RAW_OBJECT_LIST);
+  private static final Rawable NX = RawableFactory.from("NX");
 
   private final Pipeline pipeline;
   private final UnaryOperator<String> keys;
@@ -148,6 +156,53 @@ final class PipelineBatch implements RedisBatch {
     Reply<Object> reply = call::reply;
     keyed.add(reply);
     return reply;
+  }
+
+  /**
+   * {@code MULTI}, {@code INCRBY}, {@code PEXPIRE ... NX}, {@code EXEC}. The two queued commands'
+   * replies ({@code QUEUED}, or a redirect given instead of queuing) count as the hit's keyed
+   * replies, so a redirected hit is known not to have run: Redis then aborts the transaction. After
+   * an ASK redirect one {@code ASKING} goes before {@code MULTI}: Redis keeps that flag for the
+   * whole transaction, and an {@code ASKING} inside it would only be queued.
+   */
+  @Override
+  public Reply<Long> incrementExpiring(String key, long hits, long ttlMillis) {
+    next().appendCommand(MULTI);
+    Reply<String> increment =
+        keyed(
+            pipeline.appendCommand(
+                new CommandObject<>(
+                    new CommandArguments(Protocol.Command.INCRBY).add(key).add(hits),
+                    BuilderFactory.STRING)));
+    Reply<String> expire =
+        keyed(
+            pipeline.appendCommand(
+                new CommandObject<>(
+                    new CommandArguments(Protocol.Command.PEXPIRE).add(key).add(ttlMillis).add(NX),
+                    BuilderFactory.STRING)));
+    Response<List<Object>> exec = pipeline.appendCommand(EXEC);
+    return () -> {
+      // A command refused while queuing (READONLY from a demoted master, OOM) made EXEC abort;
+      // its error, not EXECABORT, says what is wrong with the store.
+      increment.get();
+      expire.get();
+      return countOf(exec.get());
+    };
+  }
+
+  /** The INCRBY result out of EXEC's {@code [count, expiry set]}. */
+  private static long countOf(List<Object> exec) {
+    if (exec == null || exec.size() != 2) {
+      throw new StoreException("unexpected EXEC reply to INCRBY, PEXPIRE: " + exec);
+    }
+    Object count = exec.get(0);
+    if (count instanceof JedisDataException failed) {
+      throw failed; // e.g. the key holds no integer: as a script's error would
+    }
+    if (!(count instanceof Long value)) {
+      throw new StoreException("unexpected INCRBY reply in EXEC: " + count);
+    }
+    return value;
   }
 
   @Override

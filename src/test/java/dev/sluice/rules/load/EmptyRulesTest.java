@@ -3,6 +3,9 @@ package dev.sluice.rules.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.testing.FakeClock;
 import java.io.IOException;
@@ -34,7 +37,12 @@ class EmptyRulesTest {
     Files.writeString(dir.resolve("a.yaml"), RULES);
     Files.writeString(dir.resolve("b.yaml"), RULES.replace("api", "web"));
     RulesConfig rules =
-        new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, allowEmpty);
+        RulesConfig.from(
+            SettingValues.builder()
+                .set(RulesSettings.CONFIG, dir)
+                .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
+                .set(RulesSettings.ALLOW_EMPTY_RULES, allowEmpty)
+                .build());
     RuleLoader loader = new RuleLoader(Algorithm.FIXED_WINDOW, allowEmpty);
     LoadResult.Loaded initial = (LoadResult.Loaded) loader.load(dir);
     return new RuleReloader(rules, initial, clock, clock, new Ignored());

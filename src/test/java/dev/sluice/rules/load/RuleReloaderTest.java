@@ -3,6 +3,9 @@ package dev.sluice.rules.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesSettings;
+import dev.sluice.config.ServeSettings;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.Limit;
@@ -69,7 +72,12 @@ class RuleReloaderTest {
         "domain: a\ndescriptors:\n  - key: team\n"
             + "    rate_limit: {unit: minute, requests_per_unit: 1}\n");
     RulesConfig merging =
-        new RulesConfig(dir, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, false, true);
+        RulesConfig.from(
+            SettingValues.builder()
+                .set(RulesSettings.CONFIG, dir)
+                .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
+                .set(RulesSettings.MERGE_DOMAINS, true)
+                .build());
     LoadResult.Loaded initial = (LoadResult.Loaded) loader.mergingDomains(true).load(dir);
     RuleReloader reloader = new RuleReloader(merging, initial, clock, clock, listener);
 

@@ -57,8 +57,9 @@ class XdsRuleClientCloseTest {
     // Nothing listens on port 1. Closed at once, the channel is still resolving the address: the
     // moment whose callbacks were rejected (closing later, between attempts, never showed it).
     ServeConfig config =
-        RunningSluice.config(RunningSluice.memoryStore())
-            .withRuleSource(XdsConfig.plaintext("127.0.0.1:1"));
+        RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
+            .ruleSource(XdsConfig.plaintext("127.0.0.1:1"))
+            .build();
     for (int run = 0; run < 4; run++) {
       RunningSluice.start("domain: api\n", config, FakeClock.atEpochSecond(1_700_000_000L)).close();
     }

@@ -39,12 +39,13 @@ class XdsRulesIT {
   void start() {
     ads = TestAdsServer.start(XdsRuleClient.TYPE_URL);
     XdsConfig xds =
-        XdsConfig.plaintext(ads.target())
-            .withBackoff(new XdsConfig.Backoff(Duration.ofMillis(50), Duration.ofMillis(200), 0.5));
+        XdsConfig.plaintext(ads.target()).toBuilder()
+            .backoff(new XdsConfig.Backoff(Duration.ofMillis(50), Duration.ofMillis(200), 0.5))
+            .build();
     sluice =
         RunningSluice.start(
             "domain: from-files\n",
-            RunningSluice.config(RunningSluice.memoryStore()).withRuleSource(xds),
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder().ruleSource(xds).build(),
             clock);
   }
 

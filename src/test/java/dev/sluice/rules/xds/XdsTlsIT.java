@@ -88,7 +88,7 @@ class XdsTlsIT {
     sluice =
         RunningSluice.start(
             "domain: from-files\n",
-            RunningSluice.config(RunningSluice.memoryStore()).withRuleSource(xds),
+            RunningSluice.config(RunningSluice.memoryStore()).toBuilder().ruleSource(xds).build(),
             clock);
   }
 

@@ -42,7 +42,7 @@ class DataErrorBreakerIT {
     long index = FixedWindow.index(NOW.toEpochMilli(), Unit.HOUR.millis());
     try (Jedis client = redis.client()) {
       client.set("fw|3600|poisoned|" + index, Long.toString(Long.MAX_VALUE));
-      client.set("tb|86400|poisoned", "not a hash");
+      client.set("tb|86400|poisoned|s", "not a bucket");
     }
     RedisCounterStore backend =
         new RedisCounterStore(
@@ -61,7 +61,7 @@ class DataErrorBreakerIT {
             .as("overflowing INCRBY")
             .isTrue();
         assertThat(failed(store, new Hit("tb|86400|poisoned", BUCKET, 1)))
-            .as("WRONGTYPE in the script")
+            .as("a value the script cannot read")
             .isTrue();
       }
       assertThat(store.state()).isEqualTo("closed");

@@ -36,7 +36,7 @@ class ExpirationJitterIT {
   private List<Long> ttlsWith(Duration jitter, String prefix) {
     RedisConfig settings =
         new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, prefix)
-            .withExpirationJitter(jitter);
+            .toBuilder().expirationJitter(jitter).build();
     List<Hit> hits = new ArrayList<>();
     for (int i = 0; i < KEYS; i++) {
       hits.add(new Hit("jitter|k" + i, MINUTE, 1));

@@ -56,7 +56,8 @@ class RedisConnectionFormsIT {
 
   private RedisCounterStore open(String url, RedisTls tlsSettings) {
     RedisConfig settings =
-        new RedisConfig(RedisEndpoint.parse(url), TIMEOUT, 1, "").withTls(tlsSettings);
+        new RedisConfig(RedisEndpoint.parse(url), TIMEOUT, 1, "")
+            .toBuilder().tls(tlsSettings).build();
     RedisCounterStore store =
         new RedisCounterStore(
                 settings, Clock.systemUTC(), new DaemonThreadFactory("sluice-redis-lane"))

@@ -91,7 +91,8 @@ class RedisCounterStoreIT extends CounterStoreContract {
       assertThat(jedis.pttl(windowKey("", hour))).isBetween(1L, 3_600_000L);
       // Two tokens missing at one per hour: full again within two hours, as the usage says.
       assertThat(bucketUsage.untilReset()).isLessThanOrEqualTo(Duration.ofHours(2));
-      assertThat(jedis.pttl(bucket.key())).isBetween(1L, bucketUsage.untilReset().toMillis() + 1);
+      assertThat(jedis.pttl(bucket.key() + "|s"))
+          .isBetween(1L, bucketUsage.untilReset().toMillis() + 1);
     }
   }
 
@@ -171,9 +172,9 @@ class RedisCounterStoreIT extends CounterStoreContract {
 
     try (Jedis jedis = redis.client()) {
       assertThat(jedis.get(windowKey("tenant-a:", window))).isEqualTo("2");
-      assertThat(jedis.exists("tenant-a:" + tokens.key())).isTrue();
+      assertThat(jedis.exists("tenant-a:" + tokens.key() + "|s")).isTrue();
       assertThat(jedis.exists(windowKey("", window))).isFalse();
-      assertThat(jedis.exists(tokens.key())).isFalse();
+      assertThat(jedis.exists(tokens.key() + "|s")).isFalse();
     }
     // Another prefix is another set of counters.
     List<Usage> unprefixed = open("", clock).acquire(List.of(window, tokens)).join();

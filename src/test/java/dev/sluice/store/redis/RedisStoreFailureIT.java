@@ -9,6 +9,7 @@ import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreDataException;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.RedisServerExtension;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
 
 /** A Redis that is down or silent fails the request with {@link StoreException}, promptly. */
 class RedisStoreFailureIT {
@@ -90,6 +92,34 @@ class RedisStoreFailureIT {
     RedisCounterStore store = storeAt(redis.uri());
     store.close();
     assertFailsPromptly(store, redis.host() + ":" + redis.port());
+  }
+
+  /**
+   * A master demoted to a replica refuses the fixed window's INCRBY while queuing it, so EXEC
+   * aborts: the request fails with READONLY, a store state (which opens the breaker and looks at
+   * the topology again), not with EXECABORT, which would read as one key's bad data.
+   */
+  @Test
+  void acquire_fixedWindowOnAReadOnlyReplica_failsWithReadOnlyNotAsData() throws IOException {
+    int nowhere;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      nowhere = probe.getLocalPort();
+    }
+    try (RedisCounterStore store = storeAt(redis.uri());
+        Jedis admin = redis.client()) {
+      store.acquire(HITS).join();
+      admin.replicaof("127.0.0.1", nowhere);
+      try {
+        CompletableFuture<List<Usage>> answer = store.acquire(HITS.subList(0, 1));
+        assertThatThrownBy(answer::join)
+            .cause()
+            .isInstanceOf(StoreException.class)
+            .isNotInstanceOf(StoreDataException.class)
+            .hasMessageContaining("READONLY");
+      } finally {
+        admin.replicaofNoOne();
+      }
+    }
   }
 
   private static void assertFailsPromptly(RedisCounterStore store, String address) {
