@@ -17,6 +17,7 @@ import dev.sluice.server.GrpcServer;
 import dev.sluice.server.GrpcTls;
 import dev.sluice.server.PortLimits;
 import dev.sluice.server.TransportReport;
+import dev.sluice.service.GrpcPatience;
 import dev.sluice.service.RateLimitGrpcService;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -154,7 +155,8 @@ public final class Sluice implements AutoCloseable {
             LimiterStack.open(
                 new LimiterStack.Settings(config.store(), config.limiter(), config.consistency()),
                 rules.reloader()::rules,
-                new LimiterStack.Context(clock, scheduler, metrics, tracing)));
+                new LimiterStack.Context(
+                    clock, scheduler, metrics, tracing, GrpcPatience.CURRENT)));
     ProcessStatus status = new ProcessStatus(config, rules, stack, () -> draining);
     LiveStats live = new LiveStats(clock, randomSalt());
     RateLimitGrpcService service = rlsService(stack.limiter(live), tracing, clock);

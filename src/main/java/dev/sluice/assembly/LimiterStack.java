@@ -18,8 +18,10 @@ import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
 import dev.sluice.store.GuardedStore;
 import dev.sluice.store.NamedStore;
+import dev.sluice.store.Patience;
 import dev.sluice.store.UnitSplitStore;
 import dev.sluice.store.memory.InMemoryCounterStore;
+import dev.sluice.store.redis.LaneHooks;
 import dev.sluice.store.redis.RedisCounterStore;
 import dev.sluice.threads.DaemonThreadFactory;
 import dev.sluice.threads.Scheduler;
@@ -65,13 +67,33 @@ public final class LimiterStack implements AutoCloseable {
     }
   }
 
-  /** The process-wide collaborators the stack is given, never owns and never closes. */
-  public record Context(Clock clock, Scheduler scheduler, SluiceMetrics metrics, Tracing tracing) {
+  /**
+   * The process-wide collaborators the stack is given, never owns and never closes.
+   *
+   * @param callers the patience of the request on the calling thread: a Redis lane never writes a
+   *     request whose caller stopped waiting ({@link Patience.Source#NONE} outside a gRPC server)
+   */
+  public record Context(
+      Clock clock,
+      Scheduler scheduler,
+      SluiceMetrics metrics,
+      Tracing tracing,
+      Patience.Source callers) {
     public Context {
       Objects.requireNonNull(clock, "clock");
       Objects.requireNonNull(scheduler, "scheduler");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(tracing, "tracing");
+      Objects.requireNonNull(callers, "callers");
+    }
+
+    /** Every caller waits without end: an embedded limiter, a tool. */
+    public Context(Clock clock, Scheduler scheduler, SluiceMetrics metrics, Tracing tracing) {
+      this(clock, scheduler, metrics, tracing, Patience.Source.NONE);
+    }
+
+    private LaneHooks laneHooks() {
+      return new LaneHooks(tracing.batches(), callers);
     }
   }
 
@@ -133,7 +155,7 @@ public final class LimiterStack implements AutoCloseable {
             settings.store().redis(),
             context.clock(),
             new DaemonThreadFactory("sluice-redis-lane"),
-            context.tracing().batches())
+            context.laneHooks())
         .start();
   }
 
@@ -151,7 +173,7 @@ public final class LimiterStack implements AutoCloseable {
                     settings.store().perSecondRedis().get(),
                     context.clock(),
                     new DaemonThreadFactory("sluice-redis-per-second-lane"),
-                    context.tracing().batches())
+                    context.laneHooks())
                 .start(),
             "redis_per_second");
     GuardedStore guarded =

@@ -61,9 +61,19 @@ public record BenchResult(
    *
    * @param errors failed requests by gRPC status code name (or another short reason)
    */
-  public record Counts(long sent, long ok, long overLimit, Map<String, Long> errors) {
+  public record Counts(
+      long sent, long ok, long overLimit, Map<String, Long> errors, long withinDeadline) {
     public Counts {
       errors = Map.copyOf(errors);
+      if (withinDeadline < 0 || withinDeadline > ok + overLimit) {
+        throw new IllegalArgumentException(
+            "answers within the deadline must be 0.." + (ok + overLimit) + ": " + withinDeadline);
+      }
+    }
+
+    /** Every answer counted as delivered within its deadline (a generator that does not time). */
+    public Counts(long sent, long ok, long overLimit, Map<String, Long> errors) {
+      this(sent, ok, overLimit, errors, ok + overLimit);
     }
 
     public long errorCount() {
@@ -75,6 +85,17 @@ public record BenchResult(
   public double decisionsPerSecond() {
     double seconds = measured.toNanos() / 1e9;
     return seconds > 0 ? (counts.ok() + counts.overLimit()) / seconds : 0;
+  }
+
+  /**
+   * Goodput: answers (OK or OVER_LIMIT) that arrived within the request's deadline, counted from
+   * its send as its gRPC deadline is, per second of the window. Errors, shed requests and late
+   * answers are not goodput; neither should failure-policy answers be, which the generator cannot
+   * tell apart, so measure goodput against a server running {@code --failure-mode error}.
+   */
+  public double goodputPerSecond() {
+    double seconds = measured.toNanos() / 1e9;
+    return seconds > 0 ? counts.withinDeadline() / seconds : 0;
   }
 
   /** A few lines for people. */
@@ -98,8 +119,9 @@ public record BenchResult(
     text.append(
         String.format(
             Locale.ROOT,
-            "decisions/s %.1f  sent %d  ok %d  over_limit %d  errors %d%n",
+            "decisions/s %.1f  goodput/s %.1f  sent %d  ok %d  over_limit %d  errors %d%n",
             decisionsPerSecond(),
+            goodputPerSecond(),
             counts.sent(),
             counts.ok(),
             counts.overLimit(),
@@ -141,7 +163,8 @@ public record BenchResult(
         Locale.ROOT,
         "{\"tool\":\"%s\",\"target\":\"%s\",\"mode\":\"%s\",\"concurrency\":%d,\"rate\":%.1f,"
             + "\"descriptors\":%d,\"keys\":\"%s\",\"duration_s\":%.3f,\"sent\":%d,\"ok\":%d,"
-            + "\"over_limit\":%d,\"errors\":%d,\"decisions_per_s\":%.1f,%s,\"cpu_s\":%s}",
+            + "\"over_limit\":%d,\"errors\":%d,\"decisions_per_s\":%.1f,\"goodput_per_s\":%.1f,"
+            + "%s,\"cpu_s\":%s}",
         jsonText(setup.tool()),
         jsonText(setup.target()),
         jsonText(setup.mode()),
@@ -155,6 +178,7 @@ public record BenchResult(
         counts.overLimit(),
         counts.errorCount(),
         decisionsPerSecond(),
+        goodputPerSecond(),
         latency.toJsonFields(),
         processCpuNanos < 0 ? "-1" : String.format(Locale.ROOT, "%.3f", processCpuNanos / 1e9));
   }

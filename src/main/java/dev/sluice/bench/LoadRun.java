@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * released from any of those threads.
  */
 final class LoadRun {
-  private final Outcomes outcomes = new Outcomes();
+  private final Outcomes outcomes;
   private final RequestSource requests;
   private final Semaphore inFlight;
   private final int concurrency;
@@ -41,6 +41,7 @@ final class LoadRun {
     this.end = measureStart + config.duration().toNanos();
     this.requests = new RequestSource(config.requests(), config.keys());
     this.timeoutNanos = config.timeout().toNanos();
+    this.outcomes = new Outcomes(timeoutNanos);
     this.concurrency = config.concurrency();
     this.inFlight = new Semaphore(concurrency);
   }
@@ -125,6 +126,7 @@ final class LoadRun {
   /** One request in flight; its outcome is counted only when it was sent in the window. */
   private final class Call extends ClientCall.Listener<Integer> {
     private final long startNanos;
+    private final long sentNanos = System.nanoTime();
     private final boolean measured;
     private final Runnable then;
     private final Executor afterError;
@@ -146,7 +148,7 @@ final class LoadRun {
     public void onClose(Status status, Metadata trailers) {
       if (status.isOk() && code != null) {
         if (measured) {
-          outcomes.answered(RlsWire.code(code), startNanos);
+          outcomes.answered(RlsWire.code(code), startNanos, sentNanos);
         }
         then.run();
         return;

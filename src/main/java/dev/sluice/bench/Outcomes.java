@@ -10,8 +10,9 @@ import org.HdrHistogram.Recorder;
 
 /**
  * What the measured requests of one run came to, counted as they end and merged once into a {@link
- * BenchResult}: sent, OK, OVER_LIMIT, errors by code with each code's first message, and the
- * latencies of the answered ones (OK and OVER_LIMIT) from their start time.
+ * BenchResult}: sent, OK, OVER_LIMIT, errors by code with each code's first message, the latencies
+ * of the answered ones (OK and OVER_LIMIT) from their start time, and how many of those came within
+ * the deadline (goodput).
  *
  * <p>Thread-safe without locks: the counting methods run on whichever thread sends or answers a
  * call (a channel's event loop, {@code bench-after-error}, the thread that called the generator),
@@ -24,8 +25,18 @@ final class Outcomes {
   private final LongAdder sent = new LongAdder();
   private final LongAdder ok = new LongAdder();
   private final LongAdder overLimit = new LongAdder();
+  private final LongAdder withinDeadline = new LongAdder();
+  private final long deadlineNanos;
   private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
   private final Map<String, String> firstErrors = new ConcurrentHashMap<>();
+
+  /**
+   * @param deadlineNanos each request's deadline: an answer later than this from its start is not
+   *     goodput
+   */
+  Outcomes(long deadlineNanos) {
+    this.deadlineNanos = deadlineNanos;
+  }
 
   /** A measured request is about to be sent. */
   void sent() {
@@ -37,14 +48,24 @@ final class Outcomes {
    * {@code startNanos} (a {@link System#nanoTime()}) to now, any other code counts as an error.
    */
   void answered(RateLimitResponse.Code answer, long startNanos) {
-    if (answer == RateLimitResponse.Code.OK) {
-      latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
-      ok.increment();
-    } else if (answer == RateLimitResponse.Code.OVER_LIMIT) {
-      latencies.recordValue(LatencySummary.capped(System.nanoTime() - startNanos));
-      overLimit.increment();
-    } else {
+    answered(answer, startNanos, startNanos);
+  }
+
+  /**
+   * {@link #answered(RateLimitResponse.Code, long)}, for a request sent at {@code sentNanos} (later
+   * than its due time when the generator fell behind): goodput counts from the send, as the call's
+   * gRPC deadline does, so a generator short of CPU does not read as a slow server.
+   */
+  void answered(RateLimitResponse.Code answer, long startNanos, long sentNanos) {
+    if (answer != RateLimitResponse.Code.OK && answer != RateLimitResponse.Code.OVER_LIMIT) {
       failed("OVERALL_CODE_" + answer, "the server answered overall_code " + answer);
+      return;
+    }
+    long now = System.nanoTime();
+    latencies.recordValue(LatencySummary.capped(now - startNanos));
+    (answer == RateLimitResponse.Code.OK ? ok : overLimit).increment();
+    if (now - sentNanos <= deadlineNanos) {
+      withinDeadline.increment();
     }
   }
 
@@ -74,7 +95,7 @@ final class Outcomes {
     }
     return new BenchResult(
         setup,
-        new BenchResult.Counts(sentCount, okCount, overCount, errorCounts),
+        new BenchResult.Counts(sentCount, okCount, overCount, errorCounts, withinDeadline.sum()),
         measured,
         LatencySummary.from(latencies.getIntervalHistogram()),
         firstErrors,

@@ -126,11 +126,12 @@ final class BenchCommand implements Callable<Integer> {
   long hitsAddend;
 
   @Option(
-      names = "--timeout",
+      names = {"--deadline", "--timeout"},
       defaultValue = "${env:SLUICE_BENCH_TIMEOUT:-5s}",
       converter = Converters.DurationConverter.class,
       description =
-          "Deadline of each request (env SLUICE_BENCH_TIMEOUT, default ${DEFAULT-VALUE}).")
+          "Deadline of each request, sent as grpc-timeout; goodput counts the answers within it"
+              + " (env SLUICE_BENCH_TIMEOUT, default ${DEFAULT-VALUE}).")
   Duration timeout;
 
   @Option(

@@ -53,6 +53,7 @@ public final class SluiceMetrics {
   private final Map<String, DistributionDataPoint> storeLatencyByStore = new ConcurrentHashMap<>();
   private final Counter storeErrors;
   private final Counter storeShed;
+  private final Counter requestsExpired;
   private final Counter reloads;
   private final Gauge rulesLoaded;
   private final Gauge domainsLoaded;
@@ -138,6 +139,13 @@ public final class SluiceMetrics {
             "sluice_store_shed_total",
             "Requests shed before reaching the store because its queue was full.",
             "store");
+    requestsExpired =
+        counter(
+            "sluice_requests_expired_total",
+            "Requests dropped uncharged because their caller stopped waiting, by stage: arrival"
+                + " (deadline already passed), queued (deadline passed waiting for the store),"
+                + " cancelled (the caller went away).",
+            "stage");
     reloads = counter("sluice_rules_reloads_total", "Rule reload attempts.", "result");
     rulesLoaded = gauge("sluice_rules_loaded", "Rules with a rate_limit being served.");
     domainsLoaded = gauge("sluice_rules_domains", "Domains being served.");
@@ -294,6 +302,15 @@ public final class SluiceMetrics {
   /** A request shed because the store's queue was full ({@code --redis-max-queued-hits}). */
   public void storeShed(String store) {
     storeShed.labelValues(store).inc();
+  }
+
+  /**
+   * A request dropped, uncharged, because its caller stopped waiting.
+   *
+   * @param stage {@code arrival}, {@code queued} or {@code cancelled} (the store's {@code Expiry})
+   */
+  public void requestExpired(String stage) {
+    requestsExpired.labelValues(stage).inc();
   }
 
   public void reloaded(int domains, int rules) {

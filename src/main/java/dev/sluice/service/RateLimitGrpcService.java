@@ -9,17 +9,22 @@ import dev.sluice.limiter.InvalidRequestException;
 import dev.sluice.limiter.RateLimitCall;
 import dev.sluice.limiter.RateLimiter;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.store.Expiry;
+import dev.sluice.store.Patience;
 import dev.sluice.store.StoreException;
+import dev.sluice.store.StoreExpiredException;
 import dev.sluice.store.StoreShedException;
 import dev.sluice.tracing.DecisionSpan;
 import dev.sluice.tracing.Tracing;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.Context;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServiceDescriptor;
 import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.opentelemetry.context.Scope;
@@ -116,9 +121,20 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
     }
   }
 
+  /**
+   * Answers one call, unless its caller has already stopped waiting: then nothing is matched or
+   * charged ({@code sluice_requests_expired_total}, stage {@code arrival} or {@code cancelled}).
+   * Runs on the gRPC thread, whose context is the call's; the answer is written on the thread that
+   * completes the decision (a Redis lane), and not at all when the call was cancelled meanwhile.
+   */
   @Override
   public void shouldRateLimit(
       RateLimitRequest request, StreamObserver<RateLimitResponse> responses) {
+    Patience.State caller = GrpcPatience.stateOf(Context.current());
+    if (caller != Patience.State.WAITING) {
+      dropAtArrival(caller, responses);
+      return;
+    }
     long start = System.nanoTime();
     DecisionSpan span = tracing.startDecision(request.getDomain(), request.getDescriptorsCount());
     Answer answer;
@@ -141,7 +157,11 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
     }
     decided.whenComplete(
         (decision, failure) -> {
-          if (failure == null) {
+          if (gone(responses)) {
+            // Its caller cancelled or its deadline passed while it waited: nobody reads an answer.
+            span.failed(Status.Code.CANCELLED.name(), "caller gone");
+            metrics.request(Status.Code.CANCELLED.name(), System.nanoTime() - start);
+          } else if (failure == null) {
             recordDecided(span, decision, start);
             respond(request, decision, responses);
           } else {
@@ -151,6 +171,26 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
             responses.onError(status.asRuntimeException());
           }
         });
+  }
+
+  private void dropAtArrival(Patience.State caller, StreamObserver<RateLimitResponse> responses) {
+    Expiry stage = caller == Patience.State.CANCELLED ? Expiry.CANCELLED : Expiry.ARRIVAL;
+    metrics.requestExpired(stage.label());
+    Status status =
+        caller == Patience.State.CANCELLED
+            ? Status.CANCELLED.withDescription("caller gone before the request was decided")
+            : Status.DEADLINE_EXCEEDED.withDescription(
+                "deadline passed before the request arrived");
+    metrics.request(status.getCode().name(), 0);
+    if (!gone(responses)) {
+      responses.onError(status.asRuntimeException());
+    }
+  }
+
+  /** The call was cancelled (by its client, or by gRPC at its deadline): no answer can be sent. */
+  private static boolean gone(StreamObserver<RateLimitResponse> responses) {
+    return responses instanceof ServerCallStreamObserver<RateLimitResponse> call
+        && call.isCancelled();
   }
 
   private void recordDecided(DecisionSpan span, Decision decision, long start) {
@@ -200,6 +240,10 @@ public final class RateLimitGrpcService extends RateLimitServiceGrpc.RateLimitSe
             : failure;
     if (cause instanceof InvalidRequestException) {
       return Status.INVALID_ARGUMENT.withDescription(cause.getMessage());
+    }
+    if (cause instanceof StoreExpiredException) {
+      // Dropped unsent because the caller stopped waiting; it gets this only if still listening.
+      return Status.DEADLINE_EXCEEDED.withDescription(cause.getMessage());
     }
     if (cause instanceof StoreShedException) {
       // Overload, transient: UNAVAILABLE is what gRPC clients back off and retry on; Envoy treats

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * needed, and no call that got an answer was counted twice: a failed call is never retried. A
  * {@link StoreDataException} (an error reply about one key's data) fails only its request and never
  * counts towards the breaker; nor does a {@link StoreShedException} (the store was busy, not
- * broken), which is counted in {@code sluice_store_shed_total} instead.
+ * broken), which is counted in {@code sluice_store_shed_total} instead, nor a {@link
+ * StoreExpiredException} (a request dropped unsent because its caller had gone), counted in {@code
+ * sluice_requests_expired_total}.
  *
  * <p>The window runs on the scheduler's clock ({@link Scheduler#clock()}), so tests drive it with
  * the fake clock. Completions are recorded on whichever thread completes the backend's future (a
@@ -88,7 +90,8 @@ public final class GuardedStore implements CounterStore {
         .waitDurationInOpenState(Duration.ofDays(365))
         .recordExceptions(StoreException.class)
         // One key's bad data says nothing about the store's health (issue 11.1).
-        .ignoreExceptions(StoreDataException.class, StoreShedException.class)
+        .ignoreExceptions(
+            StoreDataException.class, StoreShedException.class, StoreExpiredException.class)
         .build();
   }
 
@@ -148,6 +151,12 @@ public final class GuardedStore implements CounterStore {
         failure.getCause() != null && !(failure instanceof StoreException)
             ? failure.getCause()
             : failure;
+    if (cause instanceof StoreExpiredException expired) {
+      // Dropped before it was written because its caller had gone: the store was not asked.
+      metrics.requestExpired(expired.stage().label());
+      breaker.releasePermission();
+      return;
+    }
     if (cause instanceof StoreShedException) {
       // Never reached the store: neither its latency nor its error count, and not the breaker's.
       metrics.storeShed(kind());

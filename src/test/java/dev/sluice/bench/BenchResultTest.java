@@ -35,7 +35,7 @@ class BenchResultTest {
                 System.lineSeparator(),
                 "sluice-bench -> 127.0.0.1:8081: closed loop, concurrency 64, 4 descriptor(s) per"
                     + " request, keys hot, 2.0 s",
-                "decisions/s 750.0  sent 1500  ok 1000  over_limit 500  errors 0",
+                "decisions/s 750.0  goodput/s 750.0  sent 1500  ok 1000  over_limit 500  errors 0",
                 "latency p50 0.250 ms  p90 0.400 ms  p99 0.900 ms  p99.9 2.500 ms  max 7.000 ms",
                 ""));
   }
@@ -77,7 +77,7 @@ class BenchResultTest {
             "{\"tool\":\"sluice-bench\",\"target\":\"127.0.0.1:8081\",\"mode\":\"open\","
                 + "\"concurrency\":64,\"rate\":800.0,\"descriptors\":4,\"keys\":\"hot\","
                 + "\"duration_s\":2.000,\"sent\":1503,\"ok\":1000,\"over_limit\":500,\"errors\":3,"
-                + "\"decisions_per_s\":750.0,\"p50_us\":250.0,\"p90_us\":400.0,\"p99_us\":900.0,"
+                + "\"decisions_per_s\":750.0,\"goodput_per_s\":750.0,\"p50_us\":250.0,\"p90_us\":400.0,\"p99_us\":900.0,"
                 + "\"p999_us\":2500.0,\"max_us\":7000.0,\"cpu_s\":-1}");
   }
 

@@ -12,7 +12,7 @@ class OutcomesTest {
       new BenchResult.Setup("sluice-bench", "127.0.0.1:8081", "open", 8, 100, 1, "hot");
   private static final long MILLISECOND = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final Outcomes outcomes = new Outcomes();
+  private final Outcomes outcomes = new Outcomes(20 * MILLISECOND);
 
   private void send(int requests) {
     for (int i = 0; i < requests; i++) {
@@ -39,6 +39,30 @@ class OutcomesTest {
     assertThat(counts.errors()).containsOnlyKeys("UNAVAILABLE", "UNFINISHED");
     assertThat(counts.errors().get("UNFINISHED")).isEqualTo(2);
     assertThat(counts.ok() + counts.overLimit() + counts.errorCount()).isEqualTo(counts.sent());
+  }
+
+  @Test
+  void answered_laterThanTheDeadline_isAnAnswerButNotGoodput() {
+    send(3);
+    outcomes.answered(RateLimitResponse.Code.OK, System.nanoTime());
+    outcomes.answered(RateLimitResponse.Code.OVER_LIMIT, System.nanoTime());
+    outcomes.answered(RateLimitResponse.Code.OK, System.nanoTime() - 30 * MILLISECOND);
+
+    BenchResult result = result(true);
+
+    assertThat(result.decisionsPerSecond()).isEqualTo(3);
+    assertThat(result.counts().withinDeadline()).isEqualTo(2);
+    assertThat(result.goodputPerSecond()).isEqualTo(2);
+    assertThat(result.toJson()).contains("\"goodput_per_s\":2.0");
+  }
+
+  @Test
+  void answered_sentLateButAnsweredWithinTheDeadlineOfTheSend_isGoodput() {
+    send(1);
+    long now = System.nanoTime();
+    outcomes.answered(RateLimitResponse.Code.OK, now - 30 * MILLISECOND, now);
+
+    assertThat(result(true).counts().withinDeadline()).isEqualTo(1);
   }
 
   @Test

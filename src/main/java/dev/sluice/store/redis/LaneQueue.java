@@ -11,8 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * when it is parked or about to be.
  *
  * <p>Thread-safety: {@link #add} from any thread; {@link #take} from the one consumer thread;
- * {@link #peek} and {@link #poll} from any thread (the consumer batching, or a thread failing what
- * is queued).
+ * {@link #peek}, {@link #poll} and {@link #remove} from any thread (the consumer batching, or a
+ * thread failing what is queued).
  */
 final class LaneQueue<E> {
   private final Queue<E> queue = new ConcurrentLinkedQueue<>();
@@ -37,6 +37,11 @@ final class LaneQueue<E> {
 
   E peek() {
     return queue.peek();
+  }
+
+  /** Removes {@code element} (by identity); true for the one thread that removed it. */
+  boolean remove(E element) {
+    return queue.remove(element);
   }
 
   /** The oldest element, or null when the queue is empty. */

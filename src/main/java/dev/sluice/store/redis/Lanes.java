@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.store.BatchTrace;
+import dev.sluice.store.Patience;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +26,18 @@ final class Lanes {
    * @param perNode lanes (connections) per node, at least 1
    * @param timeout connect and reply timeout
    * @param maxPendingHits hits one lane holds waiting or in flight before it sheds requests
-   * @param trace told about each pipeline sent ({@link BatchTrace#NONE} without tracing)
+   * @param hooks the trace told about each pipeline sent and the callers' patience
    */
   record Spec(
-      ThreadFactory threads, int perNode, Duration timeout, int maxPendingHits, BatchTrace trace) {
+      ThreadFactory threads, int perNode, Duration timeout, int maxPendingHits, LaneHooks hooks) {
+    BatchTrace trace() {
+      return hooks.trace();
+    }
+
+    Patience.Source callers() {
+      return hooks.callers();
+    }
+
     /** Lanes to one node sharing a break counter; nothing connects or runs yet. */
     List<PipelineLane> create(String address, Supplier<Connection> connector, AtomicLong breaks) {
       List<PipelineLane> lanes = new ArrayList<>(perNode);

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import dev.sluice.store.BatchTrace;
+import dev.sluice.store.Patience;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.StoreShedException;
 import dev.sluice.store.StoreUnreachableException;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,7 +33,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * is bounded instead: a lane holds at most {@code maxPendingHits} hits waiting or in flight, and a
  * request that would go past it is shed at once with {@link StoreShedException} ("shed: store queue
  * full") rather than queued to time out later; a request alone on an empty lane is always taken,
- * however large.
+ * however large. Requests whose callers stopped waiting (their gRPC deadline passed, or they
+ * cancelled) are never written: {@link LaneBacklog} drops them when they arrive, when the writer
+ * takes them and when newer work needs their room, before it sheds anything.
  *
  * <p>Failures: when a reply times out or the connection breaks, every request of that batch fails
  * with {@link StoreException} and is not retried, because Redis may have applied it. A connection
@@ -64,9 +66,8 @@ final class PipelineLane implements AutoCloseable {
   private final AtomicLong breaks;
   private final Duration closeWait;
   private final BatchTrace trace;
-  private final LaneQueue<PendingRequest<?>> queue;
-  private final int maxPendingHits;
-  private final AtomicInteger pendingHits = new AtomicInteger();
+  private final LaneBacklog backlog;
+  private final Patience.Source callers;
   private final Thread writer;
   private volatile boolean closed;
 
@@ -78,8 +79,9 @@ final class PipelineLane implements AutoCloseable {
 
   /**
    * @param spec the writer thread's factory (not started until {@link #start}), the connect and
-   *     reply timeout (which bounds how long {@link #close} waits), the queue bound, and the trace
-   *     told about each pipeline, so a trace shows it once however many requests share it
+   *     reply timeout (which bounds how long {@link #close} waits), the queue bound, the trace told
+   *     about each pipeline, so a trace shows it once however many requests share it, and where
+   *     each request's caller {@link Patience} comes from (read on the submitting thread)
    * @param connector opens a ready connection, or throws {@link
    *     redis.clients.jedis.exceptions.JedisException}
    * @param breaks shared by a store's lanes: how many broken connections any of them has seen
@@ -89,11 +91,11 @@ final class PipelineLane implements AutoCloseable {
     this.address = address;
     this.connector = connector;
     this.breaks = breaks;
-    this.maxPendingHits = spec.maxPendingHits();
+    this.callers = spec.callers();
     // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
     this.closeWait = spec.timeout().multipliedBy(5).plusSeconds(1);
     this.writer = spec.threads().newThread(this::run);
-    this.queue = new LaneQueue<>(writer);
+    this.backlog = new LaneBacklog(writer, spec.maxPendingHits(), address);
   }
 
   /** Connects now instead of on the first batch; call before {@link #start}. */
@@ -110,7 +112,7 @@ final class PipelineLane implements AutoCloseable {
 
   /** Hits queued or in flight: the lane's load. */
   int load() {
-    return pendingHits.get();
+    return backlog.load();
   }
 
   /** {@link #submit(int, PendingRequest.Commands, PendingRequest.Answer)} into a new future. */
@@ -131,42 +133,30 @@ final class PipelineLane implements AutoCloseable {
 
   /**
    * Queues one request. Never blocks: when the lane is closed, {@code answer} has already been told
-   * a {@link StoreException}; when it is full, a {@link StoreShedException}.
+   * a {@link StoreException}; when it is full of live work, a {@link StoreShedException}; when the
+   * caller of the request on this thread has stopped waiting, a {@link
+   * dev.sluice.store.StoreExpiredException} ({@link LaneBacklog#offer}).
    */
   <T> void submit(int hits, PendingRequest.Commands<T> commands, PendingRequest.Answer<T> answer) {
-    PendingRequest<T> request = new PendingRequest<>(hits, commands, answer, trace.requestQueued());
+    PendingRequest<T> request =
+        new PendingRequest<>(hits, commands, answer, trace.requestQueued(), callers.current());
     if (closed) {
       request.fail(closedFailure());
       return;
     }
-    int after = pendingHits.addAndGet(hits);
-    if (after > maxPendingHits && after > hits) {
-      pendingHits.addAndGet(-hits);
-      request.fail(
-          new StoreShedException(
-              "shed: store queue full: "
-                  + (after - hits)
-                  + " hits already waiting for redis at "
-                  + address
-                  + " (at most "
-                  + maxPendingHits
-                  + ", --redis-max-queued-hits)"));
-    } else {
-      queue.add(request);
-      if (closed) {
-        failQueued(closedFailure()); // close() may have emptied the queue just before the add
-      }
+    if (backlog.offer(request) && closed) {
+      backlog.failAll(closedFailure()); // close() may have emptied the queue just before the add
     }
   }
 
   private void run() {
     try {
       while (!closed) {
-        List<PendingRequest<?>> batch = nextBatch();
+        List<PendingRequest<?>> batch = backlog.takeBatch(MAX_BATCH_HITS);
         try {
           process(batch);
         } finally {
-          pendingHits.addAndGet(-hitsOf(batch));
+          backlog.written(batch);
           lastUsedNanos = System.nanoTime();
         }
       }
@@ -176,33 +166,6 @@ final class PipelineLane implements AutoCloseable {
       disconnect();
       failQueued(closedFailure());
     }
-  }
-
-  private static int hitsOf(List<PendingRequest<?>> batch) {
-    int hits = 0;
-    for (PendingRequest<?> request : batch) {
-      hits += request.hits();
-    }
-    return hits;
-  }
-
-  /** Waits for the first request, then takes whole requests while they fit in one batch. */
-  private List<PendingRequest<?>> nextBatch() throws InterruptedException {
-    List<PendingRequest<?>> batch = new ArrayList<>();
-    PendingRequest<?> first = queue.take();
-    batch.add(first);
-    int hits = first.hits();
-    for (PendingRequest<?> next = queue.peek();
-        next != null && hits + next.hits() <= MAX_BATCH_HITS;
-        next = queue.peek()) {
-      PendingRequest<?> taken = queue.poll(); // null only when close() emptied the queue
-      if (taken == null) {
-        break;
-      }
-      batch.add(taken);
-      hits += taken.hits();
-    }
-    return batch;
   }
 
   private void process(List<PendingRequest<?>> batch) {
@@ -309,10 +272,7 @@ final class PipelineLane implements AutoCloseable {
   }
 
   private void failQueued(StoreException failure) {
-    for (PendingRequest<?> request = queue.poll(); request != null; request = queue.poll()) {
-      pendingHits.addAndGet(-request.hits());
-      request.fail(failure);
-    }
+    backlog.failAll(failure);
   }
 
   private StoreException failure(String what, RuntimeException cause) {

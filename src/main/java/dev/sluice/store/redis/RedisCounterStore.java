@@ -13,6 +13,7 @@ import dev.sluice.store.CounterStore;
 import dev.sluice.store.CounterSync;
 import dev.sluice.store.DatedHit;
 import dev.sluice.store.Hit;
+import dev.sluice.store.Patience;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.CountingAlgorithm;
@@ -82,7 +83,7 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
    *     {@link dev.sluice.threads.DaemonThreadFactory} ({@code sluice-redis-lane-N})
    */
   public RedisCounterStore(RedisConfig settings, Clock clock, ThreadFactory laneThreads) {
-    this(settings, clock, laneThreads, BatchTrace.NONE);
+    this(settings, clock, laneThreads, LaneHooks.NONE);
   }
 
   /**
@@ -90,6 +91,16 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
    */
   public RedisCounterStore(
       RedisConfig settings, Clock clock, ThreadFactory laneThreads, BatchTrace trace) {
+    this(settings, clock, laneThreads, new LaneHooks(trace, Patience.Source.NONE));
+  }
+
+  /**
+   * @param hooks the trace told about every pipeline a lane sends (tracing's one span per shared
+   *     round trip), and the callers' patience: a request whose caller stopped waiting is never
+   *     written to Redis (it fails with {@link dev.sluice.store.StoreExpiredException})
+   */
+  public RedisCounterStore(
+      RedisConfig settings, Clock clock, ThreadFactory laneThreads, LaneHooks hooks) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.address = settings.endpoint().address();
     // A PING may wait behind a connect and a batch, each bounded by the timeout.
@@ -105,7 +116,7 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
                 settings.connections(),
                 settings.timeout(),
                 settings.maxQueuedHits(),
-                trace));
+                hooks));
     this.dispatch = new HitDispatch(routing, SCRIPTS, settings);
     this.charges =
         new ScriptedCharge(dispatch, settings.endpoint() instanceof RedisEndpoint.Cluster);
