@@ -253,7 +253,7 @@ public final class LimiterStack implements AutoCloseable {
             context.clock(),
             context.scheduler(),
             settings.store().memoryMaxCounters(),
-            context.metrics()::memoryEvicted)
+            context.metrics().store()::memoryEvicted)
         .start();
   }
 

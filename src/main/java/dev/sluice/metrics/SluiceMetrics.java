@@ -48,21 +48,14 @@ public final class SluiceMetrics {
   private final Counter ruleLocalCache;
   private final Counter domainNotFound;
   private final Histogram requests;
-  private final Histogram storeLatency;
   private final Map<String, DistributionDataPoint> requestsByCode = new ConcurrentHashMap<>();
-  private final Map<String, DistributionDataPoint> storeLatencyByStore = new ConcurrentHashMap<>();
-  private final Counter storeErrors;
-  private final Counter storeShed;
   private final Counter requestsExpired;
   private final Counter reloads;
   private final Gauge rulesLoaded;
   private final Gauge domainsLoaded;
   private final Counter failurePolicy;
-  private final Gauge breakerState;
-  private final Counter breakerTransitions;
   private final Counter globalShadow;
   private final Counter localCache;
-  private final Counter memoryEvictions;
   private final Counter captureLines;
   private final LabelCap unknownDomains = new LabelCap(UNKNOWN_DOMAINS);
   private final Map<String, Map<String, RuleSeries>> ruleSeries = new ConcurrentHashMap<>();
@@ -72,6 +65,7 @@ public final class SluiceMetrics {
   private final StatsMirror mirror;
   private final GrpcTransportMetrics grpcTransport;
   private final RlqsMetrics rlqs;
+  private final StoreMetrics store;
 
   public SluiceMetrics(PrometheusRegistry registry) {
     this(registry, StatsMirror.NONE);
@@ -87,6 +81,7 @@ public final class SluiceMetrics {
     this.consistency = new ConsistencyMetrics(registry);
     this.grpcTransport = new GrpcTransportMetrics(registry);
     this.rlqs = new RlqsMetrics(registry);
+    this.store = new StoreMetrics(registry, LATENCY_BUCKETS);
     ruleHits = counter("sluice_rule_hits_total", "Hits counted against a rule.", "domain", "rule");
     ruleOver =
         counter("sluice_rule_over_limit_total", "Hits above a rule's limit.", "domain", "rule");
@@ -124,21 +119,6 @@ public final class SluiceMetrics {
             .classicUpperBounds(LATENCY_BUCKETS)
             .withoutExemplars()
             .register(registry);
-    storeLatency =
-        Histogram.builder()
-            .name("sluice_store_duration_seconds")
-            .help("Latency of one store call (one Redis round trip), by store.")
-            .labelNames("store")
-            .classicOnly()
-            .classicUpperBounds(LATENCY_BUCKETS)
-            .withoutExemplars()
-            .register(registry);
-    storeErrors = counter("sluice_store_errors_total", "Failed store calls.", "store");
-    storeShed =
-        counter(
-            "sluice_store_shed_total",
-            "Requests shed before reaching the store because its queue was full.",
-            "store");
     requestsExpired =
         counter(
             "sluice_requests_expired_total",
@@ -154,18 +134,6 @@ public final class SluiceMetrics {
             "sluice_failure_policy_decisions_total",
             "Requests answered by the failure policy because the store failed.",
             "policy");
-    breakerState =
-        Gauge.builder()
-            .name("sluice_circuit_breaker_state")
-            .help("1 for the store circuit breaker's current state, 0 for the others.")
-            .labelNames("store", "state")
-            .register(registry);
-    breakerTransitions =
-        counter(
-            "sluice_circuit_breaker_transitions_total",
-            "Store circuit breaker transitions.",
-            "store",
-            "to");
     globalShadow =
         counter(
             "sluice_global_shadow_mode_total",
@@ -175,11 +143,6 @@ public final class SluiceMetrics {
             "sluice_local_cache_total",
             "Lookups of the local over-limit cache, by result (hit or miss).",
             "result");
-    memoryEvictions =
-        Counter.builder()
-            .name("sluice_memory_evictions_total")
-            .help("Live memory-store counters evicted because --memory-max-counters was reached.")
-            .register(registry);
     captureLines =
         counter(
             "sluice_capture_requests_total",
@@ -292,18 +255,6 @@ public final class SluiceMetrics {
     mirror.request(code, nanos);
   }
 
-  public void storeCall(String store, long nanos, boolean failed) {
-    seriesOf(storeLatencyByStore, storeLatency, store).observe(nanos / 1e9);
-    if (failed) {
-      storeErrors.labelValues(store).inc();
-    }
-  }
-
-  /** A request shed because the store's queue was full ({@code --redis-max-queued-hits}). */
-  public void storeShed(String store) {
-    storeShed.labelValues(store).inc();
-  }
-
   /**
    * A request dropped, uncharged, because its caller stopped waiting.
    *
@@ -343,19 +294,6 @@ public final class SluiceMetrics {
     mirror.failurePolicyDecision();
   }
 
-  /**
-   * @param states every state the breaker can be in; {@code current} gets 1, the others 0
-   */
-  public void breakerState(String store, String current, String... states) {
-    for (String state : states) {
-      breakerState.labelValues(store, state).set(state.equals(current) ? 1 : 0);
-    }
-  }
-
-  public void breakerTransition(String store, String to) {
-    breakerTransitions.labelValues(store, to).inc();
-  }
-
   public void globalShadowMode() {
     globalShadow.inc();
     mirror.globalShadowMode();
@@ -363,6 +301,11 @@ public final class SluiceMetrics {
 
   public void localCacheLookup(boolean hit) {
     localCache.labelValues(hit ? "hit" : "miss").inc();
+  }
+
+  /** The stores' calls, sheds, circuit breakers and evictions. */
+  public StoreMetrics store() {
+    return store;
   }
 
   /** The synced and split modes' metrics. */
@@ -378,10 +321,6 @@ public final class SluiceMetrics {
   /** The Rate Limit Quota Service's streams, assignments and rates. */
   public RlqsMetrics rlqs() {
     return rlqs;
-  }
-
-  public void memoryEvicted(long counters) {
-    memoryEvictions.inc(counters);
   }
 
   /**

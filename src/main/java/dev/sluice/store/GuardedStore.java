@@ -65,7 +65,7 @@ public final class GuardedStore implements CounterStore {
     this.probeInterval = settings.probeInterval();
     this.breaker = CircuitBreaker.of(delegate.kind(), config(settings, scheduler.clock()));
     // No event consumer on purpose (see noticeState): transitions are read off the state instead.
-    metrics.breakerState(kind(), "closed", STATES);
+    metrics.store().breakerState(kind(), "closed", STATES);
   }
 
   /** Schedules the probe every probe interval; it pings only while the breaker is not closed. */
@@ -142,7 +142,7 @@ public final class GuardedStore implements CounterStore {
   private void completed(long start, Throwable failure) {
     long nanos = System.nanoTime() - start;
     if (failure == null) {
-      metrics.storeCall(kind(), nanos, false);
+      metrics.store().call(kind(), nanos, false);
       breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
       noticeState();
       return;
@@ -159,11 +159,11 @@ public final class GuardedStore implements CounterStore {
     }
     if (cause instanceof StoreShedException) {
       // Never reached the store: neither its latency nor its error count, and not the breaker's.
-      metrics.storeShed(kind());
+      metrics.store().shed(kind());
       breaker.releasePermission();
       return;
     }
-    metrics.storeCall(kind(), nanos, true);
+    metrics.store().call(kind(), nanos, true);
     lastError = String.valueOf(cause.getMessage());
     breaker.onError(nanos, TimeUnit.NANOSECONDS, cause);
     if (cause instanceof StoreUnreachableException
@@ -216,8 +216,8 @@ public final class GuardedStore implements CounterStore {
 
   private void transitioned(CircuitBreaker.State to) {
     String state = to.name().toLowerCase(Locale.ROOT);
-    metrics.breakerTransition(kind(), state);
-    metrics.breakerState(kind(), state, STATES);
+    metrics.store().breakerTransition(kind(), state);
+    metrics.store().breakerState(kind(), state, STATES);
     switch (to) {
       case OPEN -> log.warn("store {} unavailable, circuit open: {}", kind(), lastError);
       case HALF_OPEN ->
