@@ -113,11 +113,11 @@ final class ExplainCommand implements Callable<Integer> {
     }
     // A tool, not the request path: a generous timeout, one connection.
     return new RedisCounterStore(
-            new RedisConfig(
-                values.get(RedisSettings.REDIS_URL),
-                Duration.ofSeconds(2),
-                1,
-                values.get(RedisSettings.REDIS_KEY_PREFIX)),
+            RedisConfig.builder(values.get(RedisSettings.REDIS_URL))
+                .timeout(Duration.ofSeconds(2))
+                .connections(1)
+                .keyPrefix(values.get(RedisSettings.REDIS_KEY_PREFIX))
+                .build(),
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-explain-redis"))
         .start();
