@@ -160,14 +160,7 @@ public record Setting<T>(
 
   /** Comma-separated or repeated text values. */
   public static Setting<List<String>> list(String flag, String env, String description) {
-    return new Setting<>(
-        flag,
-        env,
-        Optional.of(""),
-        text -> Arrays.stream(text.split(",")).filter(s -> !s.isEmpty()).toList(),
-        Shape.LIST,
-        description,
-        Form.PLAIN);
+    return items(flag, env, Function.identity(), description);
   }
 
   /** Whole items, repeatable or {@code ;}-separated ({@link Shape#GROUPS}); empty by default. */
@@ -176,7 +169,7 @@ public record Setting<T>(
         flag,
         env,
         Optional.of(""),
-        text -> Arrays.stream(text.split(";")).filter(s -> !s.isBlank()).toList(),
+        splitting(Shape.GROUPS, Function.identity()),
         Shape.GROUPS,
         description,
         Form.PLAIN);
@@ -193,10 +186,16 @@ public record Setting<T>(
         flag,
         env,
         Optional.of(""),
-        text -> Arrays.stream(text.split(",")).filter(s -> !s.isEmpty()).map(item).toList(),
+        splitting(Shape.LIST, item),
         Shape.LIST,
         description,
         Form.PLAIN);
+  }
+
+  /** The whole text split at {@code shape}'s separator, blank items left out, each parsed. */
+  private static <E> Function<String, List<E>> splitting(Shape shape, Function<String, E> item) {
+    return text ->
+        Arrays.stream(text.split(shape.separator())).filter(s -> !s.isBlank()).map(item).toList();
   }
 
   public static <T> Setting<T> of(
