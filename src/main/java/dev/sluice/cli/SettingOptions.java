@@ -31,7 +31,7 @@ import picocli.CommandLine.TypeConversionException;
  * each option's env twin before its declared default, so the flag wins over the twin, which wins
  * over the default; {@code --help} shows both.
  */
-final class SettingOptions {
+public final class SettingOptions {
   /** What {@code serve} reads, in its {@code --help} order. */
   static final List<Setting<?>> SERVE =
       Stream.of(
@@ -53,6 +53,11 @@ final class SettingOptions {
           .toList();
 
   private SettingOptions() {}
+
+  /** What {@code serve} reads, in its {@code --help} order: for checks of files that set them. */
+  public static List<Setting<?>> serve() {
+    return SERVE;
+  }
 
   /** Adds a command's declared settings to it, in order; one subclass per command. */
   abstract static class Adding implements IModelTransformer {

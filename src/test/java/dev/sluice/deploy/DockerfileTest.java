@@ -2,6 +2,8 @@ package dev.sluice.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.ServerSettings;
+import dev.sluice.config.Setting;
 import dev.sluice.deploy.Dockerfile.Instruction;
 import dev.sluice.deploy.Dockerfile.Stage;
 import java.io.IOException;
@@ -141,10 +143,11 @@ class DockerfileTest {
   @Test
   void healthcheck_getsHealthcheckOnTheAdminPort() {
     String script = String.join(" ", DockerHealthcheckIT.command(run));
-    String httpPortDefault = SluiceCommandLine.rawServeDefault("--http-port");
+    Setting<Integer> httpPort = ServerSettings.HTTP_PORT;
 
     assertThat(script).contains("GET /healthcheck ").contains("' 200 '");
-    assertThat(httpPortDefault).isEqualTo("${env:SLUICE_HTTP_PORT:-8080}");
+    assertThat(httpPort.env() + ":-" + httpPort.defaultText().orElseThrow())
+        .isEqualTo("SLUICE_HTTP_PORT:-8080");
     assertThat(script).contains("/dev/tcp/127.0.0.1/${SLUICE_HTTP_PORT:-8080}");
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Main;
 import dev.sluice.cli.ReferenceEnvironment;
+import dev.sluice.cli.SettingOptions;
 import dev.sluice.deploy.Dockerfile.Stage;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.load.LoadResult;
@@ -188,16 +189,8 @@ class KubernetesManifestsTest {
 
   /** The SLUICE_* twins serve's options name, and the two logging reads before picocli. */
   private static Set<String> serveEnvironmentVariables() {
-    CommandLine serve =
-        new CommandLine(new Main()).setInterpolateVariables(false).getSubcommands().get("serve");
     List<String> names = new ArrayList<>(List.of("SLUICE_LOG_LEVEL", "SLUICE_LOG_FORMAT"));
-    for (var option : serve.getCommandSpec().options()) {
-      String raw = String.valueOf(option.defaultValue());
-      int start = raw.indexOf("${env:");
-      if (start >= 0) {
-        names.add(raw.substring(start + 6).split("[:}]")[0]);
-      }
-    }
+    SettingOptions.serve().forEach(setting -> names.add(setting.env()));
     return Set.copyOf(names);
   }
 

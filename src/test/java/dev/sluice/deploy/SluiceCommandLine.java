@@ -30,20 +30,6 @@ final class SluiceCommandLine {
     return subcommand.commandSpec().findOption(option).getValue();
   }
 
-  /**
-   * The default of a {@code serve} option as written in the code, before variables are
-   * interpolated: {@code ${env:SLUICE_HTTP_PORT:-8080}}.
-   */
-  static String rawServeDefault(String option) {
-    CommandLine commandLine = new CommandLine(new Main()).setInterpolateVariables(false);
-    return commandLine
-        .getSubcommands()
-        .get("serve")
-        .getCommandSpec()
-        .findOption(option)
-        .defaultValue();
-  }
-
   /** The value {@code serve} uses for {@code option} when the flag is not given. */
   static Object serveDefault(String option) {
     return optionValue(List.of("serve"), option);
