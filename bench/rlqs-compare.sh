@@ -11,7 +11,8 @@
 #
 # Usage: bench/rlqs-compare.sh   (from anywhere; builds target/sluice.jar when sources are newer)
 # Env:   DEMANDS=120,60,15,5 LIMIT=100 SECONDS_PER_RUN=30 SHIFT_AT=15 SHIFT_DEMANDS=20,60,15,80
-#        KINDS="exact synced split rlqs" SYNC_INTERVAL=200ms SKIP_BUILD=1
+#        KINDS="exact synced split rlqs" SYNC_INTERVAL=200ms IDLE_SECONDS=10 SKIP_BUILD=1
+# Logs (per-second lines of each run, the servers') are kept in the printed work directory.
 # Every process started here is stopped on exit.
 set -euo pipefail
 
@@ -145,6 +146,13 @@ for kind in $KINDS; do
   drive "$kind" "warmup-$$" 5 >/dev/null 2>&1
 done
 
+# What the fleet sends Redis with no client at all (health checks, the split heartbeat, empty
+# RLQS turns): every row's command count includes it.
+sleep 2
+idle_before=$(commands)
+sleep "${IDLE_SECONDS:-10}"
+idle_after=$(commands)
+log "idle fleet: $(((idle_after - idle_before) / ${IDLE_SECONDS:-10})) Redis commands/s"
 uptime >&2
 printf 'kind\tshift\tadmitted\tdenied\tconverged_s\tafter_per_s\ttarget_per_s\tfalse_denials\tover_admitted\tworst_second\tshares_last5s\terrors\tredis_cmds\tcmds_per_admitted\n'
 run=0
