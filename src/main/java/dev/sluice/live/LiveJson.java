@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The body of {@code GET /ui/data}: the traffic snapshot, the status and the RLQS service's
- * snapshot ({@code null} when it is off), as one JSON object.
+ * snapshot (absent when it is off: null members are left out), as one JSON object.
  */
 final class LiveJson {
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
