@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,7 +63,9 @@ class ProcessStatusTest {
     Files.writeString(dir.resolve("rules.yaml"), RULES);
     ServeConfig config = RunningSluice.config(RunningSluice.memoryStore());
     return config.toBuilder()
-        .rules(new RulesConfig(dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm()))
+        .rules(
+            new RulesConfig(
+                dir, Duration.ofSeconds(1), config.rules().defaultAlgorithm(), Set.of()))
         .build();
   }
 

@@ -29,7 +29,8 @@ class SluiceStartOrderIT {
     TestCertificates ca = new TestCertificates(dir);
     Path cert = ca.issue("server", "DNS:localhost,IP:127.0.0.1");
     ServeConfig config = RunningSluice.config(RunningSluice.memoryStore());
-    GrpcTlsConfig tls = new GrpcTlsConfig(cert, TestCertificates.keyOf(cert), Optional.empty());
+    GrpcTlsConfig tls =
+        new GrpcTlsConfig(cert, TestCertificates.keyOf(cert), Optional.empty(), Optional.empty());
     config =
         RunningSluice.withAdminToken(
             config.toBuilder()

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.sluice.config.BreakerConfig;
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.ServeConfig;
 import dev.sluice.config.StoreConfig;
-import dev.sluice.config.StoreKind;
 import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RunningSluice;
 import java.util.List;
@@ -30,7 +28,7 @@ class SluiceStartupLogTest {
     // The memory store, so nothing connects; the Redis settings are still in the tree.
     RedisConfig redis = RedisConfig.of("redis://app:hunter2@cache.internal:6380/2");
     ServeConfig config =
-        RunningSluice.config(new StoreConfig(StoreKind.MEMORY, redis, BreakerConfig.defaults()));
+        RunningSluice.config(StoreConfig.memory().toBuilder().redis(redis).build());
     Logger logger = (Logger) LoggerFactory.getLogger(Sluice.class);
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();

@@ -69,7 +69,12 @@ class ThreadMapIT {
     StoreConfig store =
         RunningSluice.redisStore(redis.uri()).toBuilder()
             .perSecondRedis(
-                Optional.of(new RedisConfig(perSecond.endpoint(), Duration.ofSeconds(1), 2, "")))
+                Optional.of(
+                    RedisConfig.builder(perSecond.endpoint())
+                        .timeout(Duration.ofSeconds(1))
+                        .connections(2)
+                        .keyPrefix("")
+                        .build()))
             .build();
     ServeConfig config =
         RunningSluice.config(store).toBuilder()

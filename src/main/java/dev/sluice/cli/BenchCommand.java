@@ -2,25 +2,20 @@ package dev.sluice.cli;
 
 import dev.sluice.bench.BenchConfig;
 import dev.sluice.bench.BenchResult;
-import dev.sluice.bench.KeyMode;
 import dev.sluice.bench.LoadGenerator;
 import dev.sluice.bench.RequestTemplate;
-import dev.sluice.bench.Target;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rlqs.RlqsBench;
-import dev.sluice.rules.Entry;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Load-generates ShouldRateLimit requests against an RLS server and prints what it measured. */
 @Command(
+    modelTransformer = SettingOptions.Bench.class,
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
@@ -35,128 +30,25 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--target",
-      defaultValue = "${env:SLUICE_BENCH_TARGET:-127.0.0.1:8081}",
-      converter = Converters.TargetConverter.class,
-      description =
-          "HOST:PORT of the RLS server (env SLUICE_BENCH_TARGET, default ${DEFAULT-VALUE}).")
-  Target target;
-
-  @Option(
-      names = "--concurrency",
-      defaultValue = "${env:SLUICE_BENCH_CONCURRENCY:-64}",
-      description =
-          "Requests in flight; with --rate the most in flight at once (env"
-              + " SLUICE_BENCH_CONCURRENCY, default ${DEFAULT-VALUE}).")
-  int concurrency;
-
-  @Option(
-      names = "--channels",
-      defaultValue = "${env:SLUICE_BENCH_CHANNELS:-2}",
-      description =
-          "gRPC channels (HTTP/2 connections) to spread requests over (env SLUICE_BENCH_CHANNELS,"
-              + " default ${DEFAULT-VALUE}).")
-  int channels;
-
-  @Option(
-      names = "--duration",
-      defaultValue = "${env:SLUICE_BENCH_DURATION:-10s}",
-      converter = Converters.DurationConverter.class,
-      description = "Measured time (env SLUICE_BENCH_DURATION, default ${DEFAULT-VALUE}).")
-  Duration duration;
-
-  @Option(
-      names = "--warmup",
-      defaultValue = "${env:SLUICE_BENCH_WARMUP:-2s}",
-      converter = Converters.DurationConverter.class,
-      description =
-          "Load before the measurement, left out of the results; with --rate the rate ramps up over"
-              + " it (env SLUICE_BENCH_WARMUP, default ${DEFAULT-VALUE}).")
-  Duration warmup;
-
-  @Option(
-      names = "--rate",
-      defaultValue = "${env:SLUICE_BENCH_RATE:-0}",
-      description =
-          "Open loop at this many requests per second; 0 = closed loop (env SLUICE_BENCH_RATE,"
-              + " default ${DEFAULT-VALUE}).")
-  double rate;
-
-  @Option(
-      names = "--domain",
-      defaultValue = "${env:SLUICE_BENCH_DOMAIN:-edge}",
-      description = "Request domain (env SLUICE_BENCH_DOMAIN, default ${DEFAULT-VALUE}).")
-  String domain;
-
-  @Option(
-      names = "--descriptor",
-      split = ",",
-      paramLabel = "KEY=VALUE",
-      defaultValue = "${env:SLUICE_BENCH_DESCRIPTOR:-remote_address=}",
-      converter = Converters.EntryConverter.class,
-      description =
-          "Descriptor entry, repeatable (or comma-separated), in order; a value may hold {key}"
-              + " (env SLUICE_BENCH_DESCRIPTOR, default ${DEFAULT-VALUE}: the key is the address).")
-  List<Entry> entries;
-
-  @Option(
-      names = "--descriptors-per-request",
-      defaultValue = "${env:SLUICE_BENCH_DESCRIPTORS_PER_REQUEST:-1}",
-      description =
-          "Descriptors in each request (env SLUICE_BENCH_DESCRIPTORS_PER_REQUEST, default"
-              + " ${DEFAULT-VALUE}).")
-  int descriptorsPerRequest;
-
-  @Option(
-      names = "--keys",
-      defaultValue = "${env:SLUICE_BENCH_KEYS:-random}",
-      converter = Converters.KeyModeConverter.class,
-      description =
-          "random (new value per request), hot (one value) or N (round-robin over N values) (env"
-              + " SLUICE_BENCH_KEYS, default ${DEFAULT-VALUE}).")
-  KeyMode keys;
-
-  @Option(
-      names = "--hits-addend",
-      defaultValue = "${env:SLUICE_BENCH_HITS_ADDEND:-0}",
-      description =
-          "Request hits_addend; 0 = unset, counted as 1 (env SLUICE_BENCH_HITS_ADDEND, default"
-              + " ${DEFAULT-VALUE}).")
-  long hitsAddend;
-
-  @Option(
-      names = {"--deadline", "--timeout"},
-      defaultValue = "${env:SLUICE_BENCH_TIMEOUT:-5s}",
-      converter = Converters.DurationConverter.class,
-      description =
-          "Deadline of each request, sent as grpc-timeout; goodput counts the answers within it"
-              + " (env SLUICE_BENCH_TIMEOUT, default ${DEFAULT-VALUE}).")
-  Duration timeout;
-
-  @Option(
-      names = "--json",
-      defaultValue = "${env:SLUICE_BENCH_JSON:-false}",
-      description =
-          "Print one JSON line to stdout (the readable summary goes to stderr) (env"
-              + " SLUICE_BENCH_JSON, default ${DEFAULT-VALUE}).")
-  boolean json;
-
-  @Mixin RlqsBenchOptions rlqs;
-
   @Override
   public Integer call() throws InterruptedException {
-    if (rlqs.enabled) {
+    SettingValues values = SettingOptions.values(spec);
+    if (values.get(BenchSettings.RLQS_ENABLED)) {
       RlqsBench.Settings settings;
       try {
-        settings = rlqs.toSettings(target.toString(), domain, duration);
+        settings =
+            new RlqsBenchOptions(values)
+                .toSettings(
+                    values.get(BenchSettings.TARGET).toString(),
+                    values.get(BenchSettings.DOMAIN),
+                    values.get(BenchSettings.DURATION));
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
       RlqsBench.run(settings, spec.commandLine().getOut());
       return 0;
     }
-    BenchConfig config = toConfig();
+    BenchConfig config = toConfig(values);
     PrintWriter err = spec.commandLine().getErr();
     BenchResult result =
         LoadGenerator.run(
@@ -173,7 +65,7 @@ final class BenchCommand implements Callable<Integer> {
               }
             });
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (values.get(BenchSettings.JSON)) {
       spec.commandLine().getErr().print(result.toText());
       spec.commandLine().getErr().flush();
       out.println(result.toJson());
@@ -190,12 +82,24 @@ final class BenchCommand implements Callable<Integer> {
     err.flush();
   }
 
-  private BenchConfig toConfig() {
+  private BenchConfig toConfig(SettingValues values) {
     try {
       RequestTemplate requests =
-          new RequestTemplate(domain, entries, descriptorsPerRequest, hitsAddend);
+          new RequestTemplate(
+              values.get(BenchSettings.DOMAIN),
+              values.get(BenchSettings.DESCRIPTOR),
+              values.get(BenchSettings.DESCRIPTORS_PER_REQUEST),
+              values.get(BenchSettings.HITS_ADDEND));
       return new BenchConfig(
-          target, concurrency, channels, rate, warmup, duration, timeout, requests, keys);
+          values.get(BenchSettings.TARGET),
+          values.get(BenchSettings.CONCURRENCY),
+          values.get(BenchSettings.CHANNELS),
+          values.get(BenchSettings.RATE),
+          values.get(BenchSettings.WARMUP),
+          values.get(BenchSettings.DURATION),
+          values.get(BenchSettings.DEADLINE),
+          requests,
+          values.get(BenchSettings.KEYS));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

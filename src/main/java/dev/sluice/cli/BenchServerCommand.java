@@ -1,19 +1,18 @@
 package dev.sluice.cli;
 
 import dev.sluice.bench.BenchServer;
+import dev.sluice.config.SettingValues;
 import dev.sluice.server.GrpcServer;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /** Runs the do-nothing RLS server until SIGTERM or SIGINT. */
 @Command(
+    modelTransformer = SettingOptions.BenchServer.class,
     name = "bench-server",
     mixinStandardHelpOptions = true,
     description =
@@ -23,25 +22,11 @@ import picocli.CommandLine.TypeConversionException;
 final class BenchServerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--port",
-      defaultValue = "${env:SLUICE_BENCH_SERVER_PORT:-8081}",
-      description =
-          "gRPC port, 0 = any free port (env SLUICE_BENCH_SERVER_PORT, default ${DEFAULT-VALUE}).")
-  int port;
-
-  @Option(
-      names = "--transport",
-      defaultValue = "${env:SLUICE_BENCH_SERVER_TRANSPORT:-tuned}",
-      converter = TransportConverter.class,
-      description =
-          "tuned = Sluice's gRPC settings (epoll event loops, handler on the event loop); default"
-              + " = grpc-java's defaults (env SLUICE_BENCH_SERVER_TRANSPORT, default"
-              + " ${DEFAULT-VALUE}).")
-  BenchServer.Transport transport;
-
   @Override
   public Integer call() throws InterruptedException {
+    SettingValues values = SettingOptions.values(spec);
+    BenchServer.Transport transport = values.get(BenchSettings.SERVER_TRANSPORT);
+    int port = values.get(BenchSettings.SERVER_PORT);
     GrpcServer server = BenchServer.start(port, transport);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -62,16 +47,5 @@ final class BenchServerCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
-  }
-
-  static final class TransportConverter implements ITypeConverter<BenchServer.Transport> {
-    @Override
-    public BenchServer.Transport convert(String value) {
-      try {
-        return BenchServer.Transport.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.bench.Target;
+import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Entry;
 import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
@@ -16,7 +17,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
  * (it is not packaged by Debian). Exit 0 for OK, 1 for OVER_LIMIT, 3 when the call fails.
  */
 @Command(
+    modelTransformer = SettingOptions.Call.class,
     name = "call",
     mixinStandardHelpOptions = true,
     sortOptions = false,
@@ -31,40 +32,18 @@ import picocli.CommandLine.Spec;
 final class CallCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--target",
-      defaultValue = "127.0.0.1:8081",
-      converter = Converters.TargetConverter.class,
-      description = "RLS server HOST:PORT (default ${DEFAULT-VALUE}).")
-  Target target;
-
-  @Option(names = "--domain", required = true, description = "Request domain.")
-  String domain;
-
-  @Option(
-      names = "--descriptor",
-      split = ",",
-      paramLabel = "KEY=VALUE",
-      required = true,
-      converter = Converters.EntryConverter.class,
-      description = "Entries of the one descriptor, in order (repeatable or comma-separated).")
-  List<Entry> entries;
-
-  @Option(
-      names = "--hits-addend",
-      defaultValue = "0",
-      description = "Request hits_addend; 0 = unset (counts 1).")
-  int hitsAddend;
-
   @Override
   public Integer call() throws InvalidProtocolBufferException {
+    SettingValues values = SettingOptions.values(spec);
+    Target target = values.get(ToolSettings.CALL_TARGET);
+    List<Entry> entries = values.get(ToolSettings.CALL_DESCRIPTOR);
     RateLimitDescriptor.Builder descriptor = RateLimitDescriptor.newBuilder();
     entries.forEach(e -> descriptor.addEntriesBuilder().setKey(e.key()).setValue(e.value()));
     RateLimitRequest request =
         RateLimitRequest.newBuilder()
-            .setDomain(domain)
+            .setDomain(values.get(ToolSettings.CALL_DOMAIN))
             .addDescriptors(descriptor)
-            .setHitsAddend(hitsAddend)
+            .setHitsAddend(values.get(ToolSettings.CALL_HITS_ADDEND))
             .build();
     ManagedChannel channel =
         ManagedChannelBuilder.forAddress(target.host(), target.port()).usePlaintext().build();

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.SettingValues;
 import dev.sluice.rlqs.BucketReport;
 import dev.sluice.rules.Rule;
 import dev.sluice.rules.load.LoadResult;
@@ -12,7 +13,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -21,27 +21,12 @@ import picocli.CommandLine.Spec;
  * ({@code api.user: 100 per 15 minutes, fixed_window}), or 1 and the problems.
  */
 @Command(
-    modelTransformer = SettingOptions.Rules.class,
+    modelTransformer = SettingOptions.Check.class,
     name = "check",
     mixinStandardHelpOptions = true,
     description = "Validate rule files: one 'FILE:LINE: message' per problem.")
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
-
-  @Option(
-      names = "--domain",
-      defaultValue = "${env:SLUICE_CHECK_DOMAIN}",
-      description = "Domain of the --bucket maps (env SLUICE_CHECK_DOMAIN).")
-  String domain;
-
-  @Option(
-      names = "--bucket",
-      split = ";",
-      description =
-          "An RLQS BucketId map, k=v[,k=v...]: say which rule it reaches and what its Envoys are"
-              + " assigned; repeat for more (env SLUICE_CHECK_BUCKET: maps separated by ';').",
-      defaultValue = "${env:SLUICE_CHECK_BUCKET}")
-  List<String> buckets;
 
   @Override
   public Integer call() {
@@ -69,7 +54,10 @@ final class CheckCommand implements Callable<Integer> {
 
   /** One line per {@code --bucket}; a usage error when a map is malformed or has no domain. */
   private int explainBuckets(LoadResult.Loaded loaded, PrintWriter out) {
-    if (buckets == null || buckets.isEmpty()) {
+    SettingValues values = SettingOptions.values(spec);
+    List<String> buckets = values.get(ToolSettings.CHECK_BUCKET);
+    String domain = values.get(ToolSettings.CHECK_DOMAIN);
+    if (buckets.isEmpty()) {
       return 0;
     }
     if (domain == null || domain.isBlank()) {

@@ -34,7 +34,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -53,42 +52,6 @@ import picocli.CommandLine.Spec;
 final class ExplainCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--domain",
-      required = true,
-      defaultValue = "${env:SLUICE_EXPLAIN_DOMAIN}",
-      description = "Request domain (env SLUICE_EXPLAIN_DOMAIN).")
-  String domain;
-
-  @Option(
-      names = "--descriptor",
-      defaultValue = "${env:SLUICE_EXPLAIN_DESCRIPTOR}",
-      description =
-          "One descriptor, entries in order: k=v[,k=v...]; repeat for more descriptors (env"
-              + " SLUICE_EXPLAIN_DESCRIPTOR: descriptors separated by ';').")
-  List<String> descriptors;
-
-  @Option(
-      names = "--bucket",
-      split = ";",
-      defaultValue = "${env:SLUICE_EXPLAIN_BUCKET}",
-      description =
-          "An RLQS BucketId map, k=v[,k=v...]: the rule it reaches and what its Envoys are"
-              + " assigned; repeat for more (env SLUICE_EXPLAIN_BUCKET: maps separated by ';').")
-  List<String> buckets;
-
-  @Option(
-      names = "--hits-addend",
-      defaultValue = "${env:SLUICE_EXPLAIN_HITS_ADDEND:-0}",
-      description = "Request hits_addend; 0 = unset (counts 1) (env SLUICE_EXPLAIN_HITS_ADDEND).")
-  long hitsAddend;
-
-  @Option(
-      names = "--json",
-      defaultValue = "${env:SLUICE_EXPLAIN_JSON:-false}",
-      description = "Print sluice.admin.v1.ExplainResponse as JSON (env SLUICE_EXPLAIN_JSON).")
-  boolean json;
-
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -101,7 +64,11 @@ final class ExplainCommand implements Callable<Integer> {
       return 1;
     }
     LoadResult.Loaded loaded = (LoadResult.Loaded) result;
-    boolean anyBucket = buckets != null && !buckets.isEmpty();
+    SettingValues values = SettingOptions.values(spec);
+    String domain = values.get(ToolSettings.EXPLAIN_DOMAIN);
+    List<String> buckets = values.get(ToolSettings.EXPLAIN_BUCKET);
+    List<String> descriptors = values.get(ToolSettings.EXPLAIN_DESCRIPTOR);
+    boolean anyBucket = !buckets.isEmpty();
     if (anyBucket) {
       for (String bucket : buckets) {
         out.println(
@@ -109,21 +76,24 @@ final class ExplainCommand implements Callable<Integer> {
                 loaded.rules(), domain, bucketMap(bucket), System.currentTimeMillis()));
       }
     }
-    if (descriptors == null || descriptors.isEmpty()) {
+    if (descriptors.isEmpty()) {
       if (!anyBucket) {
         throw new ParameterException(spec.commandLine(), "--descriptor or --bucket is required");
       }
       out.flush();
       return 0;
     }
-    RateLimitCall call = toCall();
+    RateLimitCall call = toCall(domain, descriptors, values.get(ToolSettings.EXPLAIN_HITS_ADDEND));
     try (ExecutorScheduler scheduler = new ExecutorScheduler(1);
         CounterStore counters = openStore(scheduler)) {
       Explanation explanation =
           new Explainer(loaded::rules, counters, rules().defaultAlgorithm())
               .explain(call)
               .get(30, TimeUnit.SECONDS);
-      out.print(json ? json(explanation) : ExplainText.render(explanation));
+      out.print(
+          values.get(ToolSettings.EXPLAIN_JSON)
+              ? json(explanation)
+              : ExplainText.render(explanation));
       out.flush();
     }
     return 0;
@@ -143,11 +113,11 @@ final class ExplainCommand implements Callable<Integer> {
     }
     // A tool, not the request path: a generous timeout, one connection.
     return new RedisCounterStore(
-            new RedisConfig(
-                values.get(RedisSettings.REDIS_URL),
-                Duration.ofSeconds(2),
-                1,
-                values.get(RedisSettings.REDIS_KEY_PREFIX)),
+            RedisConfig.builder(values.get(RedisSettings.REDIS_URL))
+                .timeout(Duration.ofSeconds(2))
+                .connections(1)
+                .keyPrefix(values.get(RedisSettings.REDIS_KEY_PREFIX))
+                .build(),
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-explain-redis"))
         .start();
@@ -161,13 +131,11 @@ final class ExplainCommand implements Callable<Integer> {
     }
   }
 
-  private RateLimitCall toCall() {
+  /** Each {@code --descriptor} one descriptor ({@code ;} already split them). */
+  private RateLimitCall toCall(String domain, List<String> descriptors, long hitsAddend) {
     List<DescriptorRequest> list = new ArrayList<>();
-    for (String option : descriptors) {
-      for (String descriptor : option.split(";")) {
-        list.add(
-            new DescriptorRequest(entries(descriptor), Optional.empty(), OptionalLong.empty()));
-      }
+    for (String descriptor : descriptors) {
+      list.add(new DescriptorRequest(entries(descriptor), Optional.empty(), OptionalLong.empty()));
     }
     try {
       return new RateLimitCall(domain, list, hitsAddend);

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.logging.JulBridge;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -46,9 +47,14 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  /** Runs a command and returns its exit code; never calls {@code System.exit}. */
+  /**
+   * Runs a command with the {@code SLUICE_*} variables of this process but none of the reference's,
+   * and returns its exit code; never calls {@code System.exit}.
+   */
   public static int run(String... args) {
-    return run(ReferenceEnvironment.of(Map.of()), args);
+    Map<String, String> sluice = new HashMap<>(System.getenv());
+    sluice.keySet().removeIf(name -> !name.startsWith("SLUICE_"));
+    return run(ReferenceEnvironment.of(sluice), args);
   }
 
   /**

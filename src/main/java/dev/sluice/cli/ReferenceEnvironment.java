@@ -100,8 +100,8 @@ public final class ReferenceEnvironment implements IDefaultValueProvider {
 
   @Override
   public String defaultValue(ArgSpec argSpec) {
-    // The SLUICE_* value of the given environment first: for System.getenv() the same as the
-    // option's own ${env:...} default, and it lets a test hand in a whole environment.
+    // The SLUICE_* value of the given environment first (options carry only their declared
+    // default), then the reference's translation; a test can hand in a whole environment.
     return envName(argSpec).map(name -> env.getOrDefault(name, overlay.get(name))).orElse(null);
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.SettingValues;
 import dev.sluice.replay.CaptureFile;
 import dev.sluice.replay.ReplayReport;
 import dev.sluice.replay.ReplayText;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  * with {@code --compare-config}, two rule sets side by side on the same traffic.
  */
 @Command(
-    modelTransformer = SettingOptions.Rules.class,
+    modelTransformer = SettingOptions.Replay.class,
     name = "replay",
     mixinStandardHelpOptions = true,
     sortOptions = false,
@@ -32,49 +32,22 @@ import picocli.CommandLine.Spec;
 final class ReplayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--input",
-      required = true,
-      defaultValue = "${env:SLUICE_REPLAY_INPUT}",
-      description = "Capture file, JSON lines (env SLUICE_REPLAY_INPUT).")
-  Path input;
-
-  @Option(
-      names = "--compare-config",
-      defaultValue = "${env:SLUICE_REPLAY_COMPARE_CONFIG}",
-      description =
-          "A second rule directory or file to compare with (env SLUICE_REPLAY_COMPARE_CONFIG).")
-  Path compareConfig;
-
-  @Option(
-      names = "--speed",
-      defaultValue = "${env:SLUICE_REPLAY_SPEED:-max}",
-      description =
-          "max (as fast as possible) or 1x (the capture's own pace) (env SLUICE_REPLAY_SPEED, default ${DEFAULT-VALUE}).")
-  String speed;
-
-  @Option(
-      names = "--instances",
-      defaultValue = "${env:SLUICE_REPLAY_INSTANCES:-1}",
-      description =
-          "Sluice instances sharing the store, requests round-robin (env SLUICE_REPLAY_INSTANCES, default ${DEFAULT-VALUE}).")
-  int instances;
-
-  @Option(
-      names = "--max-line-bytes",
-      defaultValue = "${env:SLUICE_REPLAY_MAX_LINE_BYTES:-1048576}",
-      description =
-          "Longest capture line read, bytes; a longer line fails the replay as FILE:LINE (env"
-              + " SLUICE_REPLAY_MAX_LINE_BYTES, default ${DEFAULT-VALUE}).")
-  int maxLineBytes;
-
   @Override
   public Integer call() throws Exception {
+    SettingValues values = SettingOptions.values(spec);
+    Path input = values.get(ToolSettings.REPLAY_INPUT);
+    Path compareConfig = values.get(ToolSettings.REPLAY_COMPARE_CONFIG);
+    int instances = values.get(ToolSettings.REPLAY_INSTANCES);
+    int maxLineBytes = values.get(ToolSettings.REPLAY_MAX_LINE_BYTES);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Replayer.Settings settings;
     try {
-      settings = new Replayer.Settings(rules().defaultAlgorithm(), instances, realTime());
+      settings =
+          new Replayer.Settings(
+              rules().defaultAlgorithm(),
+              instances,
+              realTime(values.get(ToolSettings.REPLAY_SPEED)));
       if (maxLineBytes < 1) {
         throw new IllegalArgumentException("--max-line-bytes must be >= 1: " + maxLineBytes);
       }
@@ -87,11 +60,12 @@ final class ReplayCommand implements Callable<Integer> {
       return 1;
     }
     try {
-      ReplayReport first = replay(a.get(), settings);
+      ReplayReport first = replay(a.get(), new Capture(input, maxLineBytes), settings);
       out.print(
           b.isEmpty()
               ? ReplayText.render(first)
-              : ReplayText.compare(first, replay(b.get(), settings)));
+              : ReplayText.compare(
+                  first, replay(b.get(), new Capture(input, maxLineBytes), settings)));
     } catch (CaptureFile.BadLine e) {
       err.println(e.getMessage()); // FILE:LINE: problem, as check prints a bad rule
       return 1;
@@ -110,7 +84,7 @@ final class ReplayCommand implements Callable<Integer> {
         : io.getMessage();
   }
 
-  private boolean realTime() {
+  private boolean realTime(String speed) {
     return switch (speed) {
       case "max" -> false;
       case "1x" -> true;
@@ -118,8 +92,12 @@ final class ReplayCommand implements Callable<Integer> {
     };
   }
 
-  private ReplayReport replay(RuleSet ruleSet, Replayer.Settings settings) throws Exception {
-    try (CaptureFile capture = new CaptureFile(input, maxLineBytes)) {
+  /** Where the captured requests are, and the longest line read. */
+  private record Capture(Path input, int maxLineBytes) {}
+
+  private static ReplayReport replay(RuleSet ruleSet, Capture from, Replayer.Settings settings)
+      throws Exception {
+    try (CaptureFile capture = new CaptureFile(from.input(), from.maxLineBytes())) {
       return Replayer.replay(ruleSet, capture, settings);
     }
   }

@@ -27,8 +27,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Derives picocli options from {@link Setting} declarations, and reads their values back as {@link
- * SettingValues}. Each option's default is {@code ${env:SLUICE_X:-default}}, so the flag wins over
- * its env twin, which wins over the declared default; {@code --help} shows both.
+ * SettingValues}. The command line's default value provider ({@link ReferenceEnvironment}) answers
+ * each option's env twin before its declared default, so the flag wins over the twin, which wins
+ * over the default; {@code --help} shows both.
  */
 final class SettingOptions {
   /** What {@code serve} reads, in its {@code --help} order. */
@@ -53,51 +54,93 @@ final class SettingOptions {
 
   private SettingOptions() {}
 
-  /** Adds {@code serve}'s settings to its command. */
-  public static final class Serve implements IModelTransformer {
+  /** Adds a command's declared settings to it, in order; one subclass per command. */
+  abstract static class Adding implements IModelTransformer {
+    private final List<Setting<?>> settings;
+
+    Adding(List<Setting<?>> settings) {
+      this.settings = settings;
+    }
+
     @Override
     public CommandSpec transform(CommandSpec command) {
-      SERVE.forEach(setting -> command.addOption(option(setting)));
+      settings.forEach(setting -> command.addOption(option(setting)));
       return command;
     }
   }
 
-  /** Adds the rule settings to {@code check}, {@code explain} and {@code replay}. */
-  public static final class Rules implements IModelTransformer {
-    @Override
-    public CommandSpec transform(CommandSpec command) {
-      RulesSettings.ALL.forEach(setting -> command.addOption(option(setting)));
-      return command;
+  /** Adds {@code serve}'s settings to its command. */
+  public static final class Serve extends Adding {
+    public Serve() {
+      super(SERVE);
+    }
+  }
+
+  /** The rule settings, then {@code check}'s own. */
+  public static final class Check extends Adding {
+    public Check() {
+      super(concat(RulesSettings.ALL, ToolSettings.CHECK));
+    }
+  }
+
+  /** The rule settings, then {@code replay}'s own. */
+  public static final class Replay extends Adding {
+    public Replay() {
+      super(concat(RulesSettings.ALL, ToolSettings.REPLAY));
     }
   }
 
   /**
-   * Adds the rule settings and where the counters are ({@code --store}, {@code --redis-url}, {@code
-   * --redis-key-prefix}) to {@code explain}, so it reads what {@code serve} reads.
+   * The rule settings, where the counters are ({@code --store}, {@code --redis-url}, {@code
+   * --redis-key-prefix}), so it reads what {@code serve} reads, then {@code explain}'s own.
    */
-  public static final class Explain implements IModelTransformer {
-    @Override
-    public CommandSpec transform(CommandSpec command) {
-      Stream.concat(
-              RulesSettings.ALL.stream(),
-              Stream.of(
-                  ServeSettings.STORE, RedisSettings.REDIS_URL, RedisSettings.REDIS_KEY_PREFIX))
-          .forEach(setting -> command.addOption(option(setting)));
-      return command;
+  public static final class Explain extends Adding {
+    public Explain() {
+      super(
+          concat(
+              RulesSettings.ALL,
+              List.of(ServeSettings.STORE, RedisSettings.REDIS_URL, RedisSettings.REDIS_KEY_PREFIX),
+              ToolSettings.EXPLAIN));
     }
+  }
+
+  /** {@code call}'s settings. */
+  public static final class Call extends Adding {
+    public Call() {
+      super(ToolSettings.CALL);
+    }
+  }
+
+  /** {@code bench}'s settings, RLS and RLQS. */
+  public static final class Bench extends Adding {
+    public Bench() {
+      super(concat(BenchSettings.BENCH, BenchSettings.RLQS));
+    }
+  }
+
+  /** {@code bench-server}'s settings. */
+  public static final class BenchServer extends Adding {
+    public BenchServer() {
+      super(BenchSettings.SERVER);
+    }
+  }
+
+  @SafeVarargs
+  private static List<Setting<?>> concat(List<Setting<?>>... lists) {
+    return Stream.of(lists).flatMap(List::stream).toList();
   }
 
   /** The option of one setting; it carries the setting as its user object. */
   static OptionSpec option(Setting<?> setting) {
+    String label = setting.form().label();
     OptionSpec.Builder option =
-        OptionSpec.builder(setting.flag())
+        OptionSpec.builder(names(setting))
             .userObject(setting)
-            .paramLabel("<" + setting.flag().substring(2) + ">")
-            .defaultValue(
-                setting
-                    .defaultText()
-                    .map(text -> "${env:" + setting.env() + ":-" + text + "}")
-                    .orElse("${env:" + setting.env() + "}"))
+            .paramLabel(label.isEmpty() ? "<" + setting.flag().substring(2) + ">" : label)
+            .required(setting.isRequired())
+            // The env twin is answered by the command line's default value provider
+            // (ReferenceEnvironment), so a test can hand in a whole environment.
+            .defaultValue(setting.isRequired() ? null : setting.defaultText().orElse(null))
             .description(helpLine(setting));
     return switch (setting.shape()) {
       case VALUE -> option.type(Object.class).converters(text -> convert(setting, text)).build();
@@ -108,8 +151,25 @@ final class SettingOptions {
               .fallbackValue("true")
               .converters(text -> convert(setting, text))
               .build();
-      case LIST -> option.type(List.class).auxiliaryTypes(String.class).splitRegex(",").build();
+      case LIST, GROUPS ->
+          option
+              .type(List.class)
+              .auxiliaryTypes(String.class)
+              .splitRegex(setting.shape().separator())
+              .converters(text -> checkItem(setting, text))
+              .build();
     };
+  }
+
+  private static String[] names(Setting<?> setting) {
+    return Stream.concat(Stream.of(setting.flag()), setting.form().aliases().stream())
+        .toArray(String[]::new);
+  }
+
+  /** Checks one item of a list as its setting parses it, so a bad item is a usage error. */
+  private static String checkItem(Setting<?> setting, String text) {
+    convert(setting, text);
+    return text;
   }
 
   /** The description, the env twin and the default, as {@code --help} prints them. */
@@ -139,8 +199,20 @@ final class SettingOptions {
   static SettingValues values(CommandSpec command) {
     SettingValues.Builder values = SettingValues.builder();
     for (OptionSpec option : command.options()) {
-      setting(option).ifPresent(setting -> values.set((Setting) setting, option.getValue()));
+      setting(option).ifPresent(setting -> values.set((Setting) setting, valueOf(setting, option)));
     }
     return values.build();
+  }
+
+  /** A list option's items joined and parsed whole, as its setting declares; else the value. */
+  private static Object valueOf(Setting<?> setting, OptionSpec option) {
+    if (option.getValue() instanceof List<?> items) {
+      return setting
+          .parse()
+          .apply(
+              String.join(
+                  setting.shape().separator(), items.stream().map(String::valueOf).toList()));
+    }
+    return option.getValue();
   }
 }

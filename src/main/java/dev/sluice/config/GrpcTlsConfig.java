@@ -28,9 +28,4 @@ public record GrpcTlsConfig(
       throw new IllegalArgumentException("client SAN must not be blank");
     }
   }
-
-  /** Any certificate the client CA signed. */
-  public GrpcTlsConfig(Path cert, Path key, Optional<Path> clientCa) {
-    this(cert, key, clientCa, Optional.empty());
-  }
 }

@@ -75,45 +75,26 @@ public record RedisConfig(
     }
   }
 
-  /** Without expiration jitter. */
-  public RedisConfig(
-      RedisEndpoint endpoint,
-      RedisTls tls,
-      Optional<Secret> sentinelPassword,
-      Duration timeout,
-      int connections,
-      String keyPrefix,
-      int maxQueuedHits) {
-    this(
-        endpoint,
-        tls,
-        sentinelPassword,
-        timeout,
-        connections,
-        keyPrefix,
-        maxQueuedHits,
-        Duration.ZERO);
-  }
-
-  /** Default TLS settings and no sentinel password. */
-  public RedisConfig(RedisEndpoint endpoint, Duration timeout, int connections, String keyPrefix) {
-    this(endpoint, RedisTls.DEFAULTS, Optional.empty(), timeout, connections, keyPrefix);
-  }
-
-  /** With the default {@link #DEFAULT_MAX_QUEUED_HITS}. */
-  public RedisConfig(
-      RedisEndpoint endpoint,
-      RedisTls tls,
-      Optional<Secret> sentinelPassword,
-      Duration timeout,
-      int connections,
-      String keyPrefix) {
-    this(endpoint, tls, sentinelPassword, timeout, connections, keyPrefix, DEFAULT_MAX_QUEUED_HITS);
+  /**
+   * A builder for {@code endpoint} with every other part at its default: default TLS, no sentinel
+   * password, the default timeout, connections and queue bound, no key prefix, no jitter.
+   */
+  public static Builder builder(RedisEndpoint endpoint) {
+    Builder builder = new Builder();
+    builder.endpoint = endpoint;
+    builder.tls = RedisTls.DEFAULTS;
+    builder.sentinelPassword = Optional.empty();
+    builder.timeout = DEFAULT_TIMEOUT;
+    builder.connections = DEFAULT_CONNECTIONS;
+    builder.keyPrefix = "";
+    builder.maxQueuedHits = DEFAULT_MAX_QUEUED_HITS;
+    builder.expirationJitter = Duration.ZERO;
+    return builder;
   }
 
   /** {@code url} with the default timeout and connections, no key prefix. */
   public static RedisConfig of(String url) {
-    return new RedisConfig(RedisEndpoint.parse(url), DEFAULT_TIMEOUT, DEFAULT_CONNECTIONS, "");
+    return builder(RedisEndpoint.parse(url)).build();
   }
 
   /** The default {@code redis://localhost:6379}. */

@@ -37,23 +37,19 @@ public record StoreConfig(
     }
   }
 
-  /** Every limit on the one store. */
-  public StoreConfig(
-      StoreKind kind, RedisConfig redis, BreakerConfig breaker, long memoryMaxCounters) {
-    this(kind, redis, breaker, memoryMaxCounters, Optional.empty());
-  }
-
-  /** With the default memory store capacity. */
-  public StoreConfig(StoreKind kind, RedisConfig redis, BreakerConfig breaker) {
-    this(kind, redis, breaker, DEFAULT_MEMORY_MAX_COUNTERS);
-  }
-
+  /** The memory store at its default capacity (the Redis part at its defaults, unused). */
   public static StoreConfig memory() {
-    return new StoreConfig(StoreKind.MEMORY, RedisConfig.defaults(), BreakerConfig.defaults());
+    return of(StoreKind.MEMORY, RedisConfig.defaults());
   }
 
+  /** Every limit on {@code redis}, with the default breaker. */
   public static StoreConfig redis(RedisConfig redis) {
-    return new StoreConfig(StoreKind.REDIS, redis, BreakerConfig.defaults());
+    return of(StoreKind.REDIS, redis);
+  }
+
+  private static StoreConfig of(StoreKind kind, RedisConfig redis) {
+    return new StoreConfig(
+        kind, redis, BreakerConfig.defaults(), DEFAULT_MEMORY_MAX_COUNTERS, Optional.empty());
   }
 
   /** From the declared settings. */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -40,7 +41,7 @@ sealed interface RuleSource {
       RuleLoader loader = loader();
       LoadResult.Loaded loaded = loadedOrThrow(loader.load(path));
       RulesConfig settings =
-          new RulesConfig(path, reloadEvery.orElse(UNPOLLED), Algorithm.FIXED_WINDOW);
+          new RulesConfig(path, reloadEvery.orElse(UNPOLLED), Algorithm.FIXED_WINDOW, Set.of());
       return new RuleReloader(settings, loaded, clock, scheduler, Quiet.INSTANCE);
     }
   }

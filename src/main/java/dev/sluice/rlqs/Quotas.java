@@ -50,8 +50,15 @@ final class Quotas {
 
   /** Publishes this instance's demands and reads the others'; on the scheduler. */
   void exchange() {
+    Map<String, Map<String, Double>> local = book.localDemands();
+    if (local.isEmpty()) {
+      // No client of this instance: nothing to publish, nothing to divide; an instance serving
+      // RLS only never touches Redis for RLQS.
+      lastExchangeMillis = clock.millis();
+      return;
+    }
     try {
-      Map<String, double[]> others = board.exchange(book.localDemands(), settings.ttl());
+      Map<String, double[]> others = board.exchange(local, settings.ttl());
       others.forEach(book::others);
       lastExchangeMillis = clock.millis();
       metrics.exchanged(true);
@@ -66,7 +73,7 @@ final class Quotas {
         log.warn(
             "rlqs: demand exchange on {} failed ({}); last shares kept for {}",
             board.kind(),
-            e.toString(),
+            e.getMessage(),
             settings.ttl());
       }
     }

@@ -11,27 +11,63 @@ class RedisConfigTest {
 
   @Test
   void timeout_outOfRange_isRejectedNamingTheValue() {
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ZERO, 4, ""))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ZERO)
+                    .connections(4)
+                    .keyPrefix("")
+                    .build())
         .hasMessage("redis timeout must be between 1ms and 2147483647ms: PT0S");
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ofMillis(-5), 4, ""))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ofMillis(-5))
+                    .connections(4)
+                    .keyPrefix("")
+                    .build())
         .hasMessageContaining("PT-0.005S");
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ofDays(30), 4, ""))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ofDays(30))
+                    .connections(4)
+                    .keyPrefix("")
+                    .build())
         .hasMessageContaining("PT720H");
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ofNanos(500_000), 4, ""))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ofNanos(500_000))
+                    .connections(4)
+                    .keyPrefix("")
+                    .build())
         .as("below the millisecond Jedis counts in")
         .hasMessageContaining("PT0.0005S");
   }
 
   @Test
   void connections_belowOne_isRejectedNamingTheValue() {
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ofMillis(10), 0, ""))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ofMillis(10))
+                    .connections(0)
+                    .keyPrefix("")
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("redis connections must be >= 1: 0");
   }
 
   @Test
   void keyPrefix_null_isRejected() {
-    assertThatThrownBy(() -> new RedisConfig(LOCAL, Duration.ofMillis(10), 4, null))
+    assertThatThrownBy(
+            () ->
+                RedisConfig.builder(LOCAL)
+                    .timeout(Duration.ofMillis(10))
+                    .connections(4)
+                    .keyPrefix(null)
+                    .build())
         .isInstanceOf(NullPointerException.class)
         .hasMessage("keyPrefix");
   }

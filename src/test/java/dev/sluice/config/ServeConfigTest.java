@@ -5,20 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.rules.Algorithm;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ServeConfigTest {
   /** A tree with every part set, holding a Redis password. */
   static ServeConfig withPassword(String password) {
     RedisConfig redis =
-        new RedisConfig(
-            RedisEndpoint.parse("rediss://app:" + password + "@cache.internal:6380/2"),
-            Duration.ofMillis(10),
-            2,
-            "edge:");
+        RedisConfig.builder(
+                RedisEndpoint.parse("rediss://app:" + password + "@cache.internal:6380/2"))
+            .timeout(Duration.ofMillis(10))
+            .connections(2)
+            .keyPrefix("edge:")
+            .build();
     return ServeConfig.builder()
         .rules(
-            new RulesConfig(Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW))
+            new RulesConfig(
+                Path.of("config/rules"), Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, Set.of()))
         .store(StoreConfig.redis(redis))
         .server(
             ServerConfig.from(SettingValues.builder().set(ServerSettings.GRPC_THREADS, 8).build()))

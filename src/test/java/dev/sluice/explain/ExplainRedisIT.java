@@ -33,7 +33,11 @@ class ExplainRedisIT {
 
   private final RedisCounterStore store =
       new RedisCounterStore(
-              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, "explain:"),
+              RedisConfig.builder(redis.endpoint())
+                  .timeout(Duration.ofSeconds(2))
+                  .connections(2)
+                  .keyPrefix("explain:")
+                  .build(),
               Clock.systemUTC(),
               new DaemonThreadFactory("explain-redis-lane"))
           .start();

@@ -71,13 +71,13 @@ class CallerDeadlineIT {
     // One connection, so a stalled round trip holds every request behind it; a timeout longer
     // than the test, so the stall fails nothing by itself.
     RedisConfig settings =
-        new RedisConfig(
-            RedisEndpoint.parse("redis://127.0.0.1:" + proxy.port()),
-            RedisTls.DEFAULTS,
-            Optional.empty(),
-            WAIT,
-            1,
-            "");
+        RedisConfig.builder(RedisEndpoint.parse("redis://127.0.0.1:" + proxy.port()))
+            .tls(RedisTls.DEFAULTS)
+            .sentinelPassword(Optional.empty())
+            .timeout(WAIT)
+            .connections(1)
+            .keyPrefix("")
+            .build();
     sluice = RunningSluice.start(RULES, StoreConfig.redis(settings), clock);
   }
 

@@ -21,6 +21,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.Code;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,7 @@ class EnvoyFacingIT {
   private RunningSluice start(LimiterConfig limiter, HeaderConfig headers, Algorithm algorithm) {
     ServeConfig config =
         RunningSluice.config(RunningSluice.memoryStore()).toBuilder()
-            .rules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm))
+            .rules(new RulesConfig(Path.of("unused"), Duration.ofSeconds(1), algorithm, Set.of()))
             .limiter(limiter)
             .headers(headers)
             .build();

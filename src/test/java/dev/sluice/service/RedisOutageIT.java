@@ -64,7 +64,12 @@ class RedisOutageIT {
 
   private RunningSluice start(FailureMode mode) {
     StoreConfig store =
-        StoreConfig.redis(new RedisConfig(redis.endpoint(), REDIS_TIMEOUT, 2, "outage:"));
+        StoreConfig.redis(
+            RedisConfig.builder(redis.endpoint())
+                .timeout(REDIS_TIMEOUT)
+                .connections(2)
+                .keyPrefix("outage:")
+                .build());
     ServeConfig config =
         RunningSluice.config(store).toBuilder()
             .limiter(

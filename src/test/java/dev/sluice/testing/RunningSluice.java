@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -79,7 +80,9 @@ public final class RunningSluice implements AutoCloseable {
   /** Defaults for tests: free ports, error failure mode, no headers, fast reload polling. */
   public static ServeConfig config(StoreConfig store) {
     return ServeConfig.builder()
-        .rules(new RulesConfig(Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW))
+        .rules(
+            new RulesConfig(
+                Path.of("unused"), Duration.ofMillis(100), Algorithm.FIXED_WINDOW, Set.of()))
         .store(store)
         .server(ServerConfig.anyFreePorts())
         .build();
@@ -119,7 +122,11 @@ public final class RunningSluice implements AutoCloseable {
   /** Redis with a generous timeout: a loaded CI machine must not fail requests by timing out. */
   public static StoreConfig redisStore(URI url) {
     return StoreConfig.redis(
-        new RedisConfig(RedisEndpoint.parse(url.toString()), Duration.ofSeconds(1), 4, ""));
+        RedisConfig.builder(RedisEndpoint.parse(url.toString()))
+            .timeout(Duration.ofSeconds(1))
+            .connections(4)
+            .keyPrefix("")
+            .build());
   }
 
   private static Path writeRules(String yaml) {

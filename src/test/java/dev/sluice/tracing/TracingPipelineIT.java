@@ -66,7 +66,12 @@ class TracingPipelineIT {
             Optional.empty(),
             Optional.of(1.0));
     StoreConfig oneConnection =
-        StoreConfig.redis(new RedisConfig(redis.endpoint(), Duration.ofSeconds(3), 1, ""));
+        StoreConfig.redis(
+            RedisConfig.builder(redis.endpoint())
+                .timeout(Duration.ofSeconds(3))
+                .connections(1)
+                .keyPrefix("")
+                .build());
     RunningSluice sluice =
         RunningSluice.start(
             RULES,

@@ -49,7 +49,11 @@ class BreakerHealthIT {
   void slowButHealthyRedis_keepsTheBreakerClosed_deadRedisOpensIt() throws Exception {
     RedisCounterStore backend =
         new RedisCounterStore(
-                new RedisConfig(redis.endpoint(), Duration.ofMillis(20), 2, "health:"),
+                RedisConfig.builder(redis.endpoint())
+                    .timeout(Duration.ofMillis(20))
+                    .connections(2)
+                    .keyPrefix("health:")
+                    .build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -46,7 +46,11 @@ class ChargeClusterIT {
     RedisEndpoint endpoint = RedisEndpoint.parse("redis-cluster://" + cluster.seeds());
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(endpoint, Duration.ofSeconds(2), 2, "c:"),
+                RedisConfig.builder(endpoint)
+                    .timeout(Duration.ofSeconds(2))
+                    .connections(2)
+                    .keyPrefix("c:")
+                    .build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -46,7 +46,11 @@ class DataErrorBreakerIT {
     }
     RedisCounterStore backend =
         new RedisCounterStore(
-                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 1, ""),
+                RedisConfig.builder(redis.endpoint())
+                    .timeout(Duration.ofSeconds(2))
+                    .connections(1)
+                    .keyPrefix("")
+                    .build(),
                 Clock.fixed(NOW, ZoneOffset.UTC),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -35,8 +35,14 @@ class ExpirationJitterIT {
 
   private List<Long> ttlsWith(Duration jitter, String prefix) {
     RedisConfig settings =
-        new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, prefix)
-            .toBuilder().expirationJitter(jitter).build();
+        RedisConfig.builder(redis.endpoint())
+            .timeout(Duration.ofSeconds(2))
+            .connections(2)
+            .keyPrefix(prefix)
+            .build()
+            .toBuilder()
+            .expirationJitter(jitter)
+            .build();
     List<Hit> hits = new ArrayList<>();
     for (int i = 0; i < KEYS; i++) {
       hits.add(new Hit("jitter|k" + i, MINUTE, 1));

@@ -55,7 +55,12 @@ class FixedWindowTtlUnderTimeoutsIT {
 
   @Test
   void pipelinesTimingOut_neverLeaveAFixedWindowKeyWithoutTtl() throws Exception {
-    RedisConfig settings = new RedisConfig(redis.endpoint(), Duration.ofMillis(1), 2, "");
+    RedisConfig settings =
+        RedisConfig.builder(redis.endpoint())
+            .timeout(Duration.ofMillis(1))
+            .connections(2)
+            .keyPrefix("")
+            .build();
     RedisCounterStore store =
         new RedisCounterStore(
                 settings, Clock.systemUTC(), new DaemonThreadFactory("sluice-redis-lane"))

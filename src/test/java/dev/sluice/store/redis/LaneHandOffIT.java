@@ -55,7 +55,11 @@ class LaneHandOffIT {
   void acquire_burstsOfCallersOnOneLane_answersEveryRequestOnceAndCountsExactly() throws Exception {
     store =
         new RedisCounterStore(
-                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 1, ""),
+                RedisConfig.builder(redis.endpoint())
+                    .timeout(Duration.ofSeconds(2))
+                    .connections(1)
+                    .keyPrefix("")
+                    .build(),
                 clock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -57,7 +57,11 @@ class RedisBatchingIT {
   private RedisCounterStore open(int lanes) {
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), lanes, ""),
+                RedisConfig.builder(redis.endpoint())
+                    .timeout(Duration.ofSeconds(2))
+                    .connections(lanes)
+                    .keyPrefix("")
+                    .build(),
                 clock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

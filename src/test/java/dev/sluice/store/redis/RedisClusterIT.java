@@ -69,7 +69,11 @@ class RedisClusterIT {
     RedisEndpoint endpoint = RedisEndpoint.parse("redis-cluster://" + cluster.seeds());
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(endpoint, TIMEOUT, 2, "c:"),
+                RedisConfig.builder(endpoint)
+                    .timeout(TIMEOUT)
+                    .connections(2)
+                    .keyPrefix("c:")
+                    .build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -56,8 +56,14 @@ class RedisConnectionFormsIT {
 
   private RedisCounterStore open(String url, RedisTls tlsSettings) {
     RedisConfig settings =
-        new RedisConfig(RedisEndpoint.parse(url), TIMEOUT, 1, "")
-            .toBuilder().tls(tlsSettings).build();
+        RedisConfig.builder(RedisEndpoint.parse(url))
+            .timeout(TIMEOUT)
+            .connections(1)
+            .keyPrefix("")
+            .build()
+            .toBuilder()
+            .tls(tlsSettings)
+            .build();
     RedisCounterStore store =
         new RedisCounterStore(
                 settings, Clock.systemUTC(), new DaemonThreadFactory("sluice-redis-lane"))

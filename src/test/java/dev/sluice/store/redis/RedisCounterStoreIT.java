@@ -61,7 +61,12 @@ class RedisCounterStoreIT extends CounterStoreContract {
   }
 
   private RedisCounterStore open(String keyPrefix, Clock storeClock) {
-    RedisConfig settings = new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 16, keyPrefix);
+    RedisConfig settings =
+        RedisConfig.builder(redis.endpoint())
+            .timeout(Duration.ofSeconds(2))
+            .connections(16)
+            .keyPrefix(keyPrefix)
+            .build();
     RedisCounterStore opening =
         new RedisCounterStore(settings, storeClock, new DaemonThreadFactory("sluice-redis-lane"))
             .start();

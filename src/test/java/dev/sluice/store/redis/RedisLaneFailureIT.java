@@ -58,7 +58,11 @@ class RedisLaneFailureIT {
 
   private static RedisCounterStore storeAt(URI url, int lanes, Duration timeout) {
     return new RedisCounterStore(
-            new RedisConfig(RedisEndpoint.parse(url.toString()), timeout, lanes, ""),
+            RedisConfig.builder(RedisEndpoint.parse(url.toString()))
+                .timeout(timeout)
+                .connections(lanes)
+                .keyPrefix("")
+                .build(),
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-redis-lane"))
         .start();

@@ -44,7 +44,13 @@ class RedisPasswordLeakIT {
     RedisEndpoint endpoint =
         RedisEndpoint.parse(
             "redis://leak-user:" + PASSWORD + "@" + redis.host() + ":" + redis.port());
-    StoreConfig store = StoreConfig.redis(new RedisConfig(endpoint, Duration.ofSeconds(1), 2, ""));
+    StoreConfig store =
+        StoreConfig.redis(
+            RedisConfig.builder(endpoint)
+                .timeout(Duration.ofSeconds(1))
+                .connections(2)
+                .keyPrefix("")
+                .build());
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     ListAppender<ILoggingEvent> appender = new ListAppender<>();
     appender.start();

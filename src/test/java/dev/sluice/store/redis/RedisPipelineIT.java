@@ -35,7 +35,11 @@ class RedisPipelineIT {
   private final String unique = UUID.randomUUID().toString();
   private final RedisCounterStore store =
       new RedisCounterStore(
-              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 4, ""),
+              RedisConfig.builder(redis.endpoint())
+                  .timeout(Duration.ofSeconds(2))
+                  .connections(4)
+                  .keyPrefix("")
+                  .build(),
               clock,
               new DaemonThreadFactory("sluice-redis-lane"))
           .start();

@@ -70,7 +70,11 @@ class RedisSentinelFailoverIT {
                 + RedisSentinelExtension.MASTER_NAME);
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(endpoint, TIMEOUT, 2, "s:"),
+                RedisConfig.builder(endpoint)
+                    .timeout(TIMEOUT)
+                    .connections(2)
+                    .keyPrefix("s:")
+                    .build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

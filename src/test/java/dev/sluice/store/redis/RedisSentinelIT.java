@@ -46,7 +46,7 @@ class RedisSentinelIT {
         RedisEndpoint.parse("redis-sentinel://" + sentinel.sentinelSeeds() + "/" + masterName);
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(endpoint, TIMEOUT, 2, ""),
+                RedisConfig.builder(endpoint).timeout(TIMEOUT).connections(2).keyPrefix("").build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -56,13 +56,13 @@ class RedisSentinelPasswordIT {
                 + RedisSentinelExtension.MASTER_NAME);
     RedisCounterStore store =
         new RedisCounterStore(
-                new RedisConfig(
-                    endpoint,
-                    RedisTls.DEFAULTS,
-                    sentinelPassword.map(Secret::of),
-                    Duration.ofSeconds(1),
-                    2,
-                    ""),
+                RedisConfig.builder(endpoint)
+                    .tls(RedisTls.DEFAULTS)
+                    .sentinelPassword(sentinelPassword.map(Secret::of))
+                    .timeout(Duration.ofSeconds(1))
+                    .connections(2)
+                    .keyPrefix("")
+                    .build(),
                 Clock.systemUTC(),
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();

@@ -43,7 +43,11 @@ class RedisStoreFailureIT {
 
   private static RedisCounterStore storeAt(URI url) {
     return new RedisCounterStore(
-            new RedisConfig(RedisEndpoint.parse(url.toString()), TIMEOUT, 2, ""),
+            RedisConfig.builder(RedisEndpoint.parse(url.toString()))
+                .timeout(TIMEOUT)
+                .connections(2)
+                .keyPrefix("")
+                .build(),
             Clock.systemUTC(),
             new DaemonThreadFactory("sluice-redis-lane"))
         .start();

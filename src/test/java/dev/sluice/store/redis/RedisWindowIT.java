@@ -33,7 +33,12 @@ class RedisWindowIT extends WindowStoreContract {
 
   @Override
   protected CounterStore storeOn(FakeClock clock) {
-    RedisConfig settings = new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 16, "");
+    RedisConfig settings =
+        RedisConfig.builder(redis.endpoint())
+            .timeout(Duration.ofSeconds(2))
+            .connections(16)
+            .keyPrefix("")
+            .build();
     RedisCounterStore store =
         new RedisCounterStore(settings, clock, new DaemonThreadFactory("sluice-redis-lane"))
             .start();

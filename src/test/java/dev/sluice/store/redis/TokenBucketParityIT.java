@@ -39,7 +39,11 @@ class TokenBucketParityIT {
   private final InMemoryCounterStore memory = new InMemoryCounterStore(clock, clock);
   private final RedisCounterStore store =
       new RedisCounterStore(
-              new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""),
+              RedisConfig.builder(redis.endpoint())
+                  .timeout(Duration.ofSeconds(2))
+                  .connections(2)
+                  .keyPrefix("")
+                  .build(),
               Clock.systemUTC(),
               new DaemonThreadFactory("sluice-redis-lane"))
           .start();
@@ -83,7 +87,11 @@ class TokenBucketParityIT {
     InMemoryCounterStore memoryInFebruary = new InMemoryCounterStore(february, february);
     RedisCounterStore redisInFebruary =
         new RedisCounterStore(
-                new RedisConfig(redis.endpoint(), Duration.ofSeconds(2), 2, ""),
+                RedisConfig.builder(redis.endpoint())
+                    .timeout(Duration.ofSeconds(2))
+                    .connections(2)
+                    .keyPrefix("")
+                    .build(),
                 february,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
