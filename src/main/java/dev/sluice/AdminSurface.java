@@ -25,6 +25,7 @@ import dev.sluice.explain.RequestExplainer;
 import dev.sluice.live.LiveHandler;
 import dev.sluice.live.LiveStats;
 import dev.sluice.metrics.SluiceMetrics;
+import dev.sluice.rlqs.RlqsService;
 import dev.sluice.rules.load.RuleReloader;
 import dev.sluice.server.GrpcServer;
 import dev.sluice.server.PortLimits;
@@ -63,7 +64,8 @@ final class AdminSurface {
       SluiceMetrics metrics,
       RateLimitGrpcService service,
       LiveStats live,
-      TransportReport transport) {
+      TransportReport transport,
+      Optional<RlqsService> rlqs) {
     Sources {
       Objects.requireNonNull(rules, "rules");
       Objects.requireNonNull(counters, "counters");
@@ -71,6 +73,7 @@ final class AdminSurface {
       Objects.requireNonNull(service, "service");
       Objects.requireNonNull(live, "live");
       Objects.requireNonNull(transport, "transport");
+      Objects.requireNonNull(rlqs, "rlqs");
     }
   }
 
@@ -167,7 +170,9 @@ final class AdminSurface {
     http.handle("/explain", reads, Lane.HANDLERS, new ExplainHandler(api));
     // The page itself is the same static file for everyone and holds no data, so a browser can
     // load it without a header; what it shows comes from /ui/data, behind the read guard.
-    LiveHandler livePage = new LiveHandler(sources.live(), status::liveStatus);
+    LiveHandler livePage =
+        new LiveHandler(
+            sources.live(), status::liveStatus, () -> sources.rlqs().map(RlqsService::snapshot));
     http.handle("/ui", AdminGate.OPEN, Lane.HANDLERS, livePage);
     http.handle("/ui/data", reads, Lane.HANDLERS, livePage);
   }

@@ -36,6 +36,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -162,9 +163,11 @@ public final class Sluice implements AutoCloseable {
     RateLimitGrpcService service = rlsService(stack.limiter(live), tracing, clock);
     List<ServerServiceDefinition> services = new ArrayList<>();
     services.add(tracing.intercept(service.definition()));
-    if (config.rlqs().enabled()) {
-      services.add(startRlqs(rules.reloader()::rules, scheduler, clock).definition());
-    }
+    Optional<RlqsService> rlqs =
+        config.rlqs().enabled()
+            ? Optional.of(startRlqs(rules.reloader()::rules, scheduler, tracing, clock))
+            : Optional.empty();
+    rlqs.ifPresent(quotas -> services.add(quotas.definition()));
     TransportReport transport = new TransportReport(metrics.grpcTransport(), clock);
     started.add("grpc transport report", transport.start(scheduler));
     // Set before it starts: a port that cannot be bound is still stopped by close().
@@ -173,7 +176,7 @@ public final class Sluice implements AutoCloseable {
     admin =
         startAdmin(
             new AdminSurface.Sources(
-                rules.reloader(), stack.routed(), metrics, service, live, transport),
+                rules.reloader(), stack.routed(), metrics, service, live, transport, rlqs),
             status);
     referenceMetrics
         .start(config.server().adminHttp())
@@ -214,13 +217,14 @@ public final class Sluice implements AutoCloseable {
    * Envoy's Rate Limit Quota Service on the RLS port (so behind its TLS): its turn every report
    * interval on the scheduler, where it waits for the Redis demand exchange; closed after the port.
    */
-  private RlqsService startRlqs(Supplier<RuleSet> rules, Scheduler scheduler, Clock clock) {
+  private RlqsService startRlqs(
+      Supplier<RuleSet> rules, Scheduler scheduler, Tracing tracing, Clock clock) {
     RlqsService rlqs =
         started.add(
             "rlqs",
             RlqsService.create(
                 new RlqsService.Settings(
-                    config.rlqs(), config.store(), config.limiter(), metrics.rlqs()),
+                    config.rlqs(), config.store(), config.limiter(), metrics.rlqs(), tracing),
                 rules,
                 clock));
     started.add("rlqs turns", rlqs.start(scheduler)::cancel);

@@ -3,10 +3,12 @@ package dev.sluice.live;
 import dev.sluice.admin.AdminRequest;
 import dev.sluice.admin.AdminResponse;
 import dev.sluice.admin.AdminRoute;
+import dev.sluice.rlqs.RlqsSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -20,11 +22,17 @@ public final class LiveHandler implements AdminRoute {
 
   private final LiveStats stats;
   private final Supplier<LiveStatus> status;
+  private final Supplier<Optional<RlqsSnapshot>> rlqs;
   private final byte[] page;
 
-  public LiveHandler(LiveStats stats, Supplier<LiveStatus> status) {
+  /**
+   * @param rlqs the RLQS service's state, read for each refresh; empty when it is off
+   */
+  public LiveHandler(
+      LiveStats stats, Supplier<LiveStatus> status, Supplier<Optional<RlqsSnapshot>> rlqs) {
     this.stats = stats;
     this.status = status;
+    this.rlqs = rlqs;
     this.page = readPage();
   }
 
@@ -51,7 +59,8 @@ public final class LiveHandler implements AdminRoute {
               AdminResponse.of(
                   200,
                   AdminResponse.JSON,
-                  LiveJson.of(stats.snapshot(), status.get()).getBytes(StandardCharsets.UTF_8));
+                  LiveJson.of(stats.snapshot(), status.get(), rlqs.get())
+                      .getBytes(StandardCharsets.UTF_8));
           default -> AdminResponse.notFound();
         });
   }

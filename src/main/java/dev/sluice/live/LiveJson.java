@@ -3,16 +3,22 @@ package dev.sluice.live;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import dev.sluice.rlqs.RlqsSnapshot;
+import java.util.Optional;
 
-/** The body of {@code GET /ui/data}: the traffic snapshot and the status, as one JSON object. */
+/**
+ * The body of {@code GET /ui/data}: the traffic snapshot, the status and the RLQS service's
+ * snapshot (absent when it is off: null members are left out), as one JSON object.
+ */
 final class LiveJson {
   private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
 
   private LiveJson() {}
 
-  static String of(LiveSnapshot snapshot, LiveStatus status) {
+  static String of(LiveSnapshot snapshot, LiveStatus status, Optional<RlqsSnapshot> rlqs) {
     JsonObject root = new JsonObject();
     root.addProperty("now_epoch_second", snapshot.epochSecond());
     root.addProperty("window_seconds", LiveStats.WINDOW_SECONDS);
@@ -32,7 +38,28 @@ final class LiveJson {
       keys.add(k);
     }
     root.add("top_refused", keys);
+    root.add("rlqs", rlqs.<JsonElement>map(LiveJson::rlqs).orElse(JsonNull.INSTANCE));
     return GSON.toJson(root);
+  }
+
+  private static JsonObject rlqs(RlqsSnapshot rlqs) {
+    JsonObject out = new JsonObject();
+    out.addProperty("streams", rlqs.streams());
+    out.addProperty("buckets", rlqs.buckets());
+    JsonArray rules = new JsonArray();
+    for (RlqsSnapshot.RuleRow row : rlqs.rules()) {
+      JsonObject r = new JsonObject();
+      r.addProperty("domain", row.domain());
+      r.addProperty("rule", row.rule());
+      r.addProperty("buckets", row.buckets());
+      r.addProperty("assigned_per_second", row.assignedPerSecond());
+      r.addProperty("limit_per_second", row.limitPerSecond());
+      r.addProperty("reported_allowed", row.allowed());
+      r.addProperty("reported_denied", row.denied());
+      rules.add(r);
+    }
+    out.add("rules", rules);
+    return out;
   }
 
   private static JsonObject store(LiveStatus status) {

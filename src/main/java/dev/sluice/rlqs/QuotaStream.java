@@ -28,13 +28,17 @@ import java.util.function.Supplier;
  */
 final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
 
-  /** What every stream shares: settings, rules, the division, the clock, metrics. */
+  /**
+   * What every stream shares: settings, rules, the division, the clock, metrics, and the reported
+   * totals the live page shows.
+   */
   record Context(
       RlqsConfig config,
       Supplier<RuleSet> rules,
       Quotas quotas,
       Clock clock,
-      RlqsMetrics metrics) {}
+      RlqsMetrics metrics,
+      ReportTally tally) {}
 
   /** One subscribed bucket. */
   private static final class Bucket {
@@ -123,8 +127,9 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
     bucket.lastReportMillis = now;
     long allowed = usage.getNumRequestsAllowed();
     long denied = usage.getNumRequestsDenied();
-    String rule = bucket.plan.rule().map(r -> r.path()).orElse(RlqsMetrics.NO_RULE);
+    String rule = ruleOf(bucket);
     context.metrics().reported(domain, rule, allowed, denied);
+    context.tally().add(domain, rule, allowed, denied);
     if (bucket.plan instanceof BucketPlan.Divided divided) {
       context
           .quotas()
@@ -151,10 +156,12 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
    * The server's own turn, every report interval: buckets not reported for one assignment TTL are
    * abandoned, buckets whose rule is gone after a reload are abandoned, and every bucket whose
    * assignment changed (a reload, or other clients' demand) is sent the new one.
+   *
+   * @return the bucket actions sent
    */
-  synchronized void refresh(long now) {
+  synchronized int refresh(long now) {
     if (ended || domain == null) {
-      return;
+      return 0;
     }
     RuleSet rules = context.rules().get();
     List<BucketAction> actions = new ArrayList<>();
@@ -186,6 +193,7 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
       }
     }
     send(actions);
+    return actions.size();
   }
 
   private void replan(Bucket bucket, BucketPlan plan, RuleSet rules, long now) {
@@ -218,6 +226,23 @@ final class QuotaStream implements StreamObserver<RateLimitQuotaUsageReports> {
         pair[1] = divided.limitPerSecond();
       }
     }
+  }
+
+  /** The buckets of this stream per rule, added into {@code counts}. */
+  synchronized void addBuckets(Map<ReportTally.RuleKey, long[]> counts) {
+    for (Bucket bucket : buckets.values()) {
+      counts
+          .computeIfAbsent(new ReportTally.RuleKey(domain, ruleOf(bucket)), k -> new long[1])[0]++;
+    }
+  }
+
+  private static String ruleOf(Bucket bucket) {
+    return bucket.plan.rule().map(r -> r.path()).orElse(RlqsMetrics.NO_RULE);
+  }
+
+  /** The domain of the first report; empty before it. */
+  synchronized Optional<String> domain() {
+    return Optional.ofNullable(domain);
   }
 
   synchronized int bucketCount() {

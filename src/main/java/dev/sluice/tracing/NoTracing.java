@@ -7,9 +7,9 @@ import io.grpc.ServerServiceDefinition;
 import io.opentelemetry.context.Scope;
 
 /**
- * Tracing off: the service and the store are handed back as they are, and the span is a constant.
+ * Tracing off: the service and the store are handed back as they are, and the spans are constants.
  */
-enum NoTracing implements Tracing, DecisionSpan {
+enum NoTracing implements Tracing, DecisionSpan, RlqsTurnSpan {
   INSTANCE;
 
   @Override
@@ -31,6 +31,17 @@ enum NoTracing implements Tracing, DecisionSpan {
   public DecisionSpan startDecision(String domain, int descriptorCount) {
     return this;
   }
+
+  @Override
+  public RlqsTurnSpan startRlqsTurn() {
+    return this;
+  }
+
+  @Override
+  public void ended(Turn turn) {}
+
+  @Override
+  public void failed(RuntimeException error) {}
 
   @Override
   public Scope activate() {

@@ -83,6 +83,16 @@ public final class OtelTracing implements Tracing {
   }
 
   @Override
+  public RlqsTurnSpan startRlqsTurn() {
+    return new OtelRlqsTurnSpan(
+        tracer
+            .spanBuilder("RLQS turn")
+            .setParent(Context.root())
+            .setSpanKind(SpanKind.INTERNAL)
+            .startSpan());
+  }
+
+  @Override
   public void close() {
     try {
       sdk.close();

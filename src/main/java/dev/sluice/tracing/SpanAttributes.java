@@ -13,5 +13,12 @@ final class SpanAttributes {
   static final AttributeKey<String> STORE = AttributeKey.stringKey("sluice.store");
   static final AttributeKey<Long> HITS = AttributeKey.longKey("sluice.store.hits");
 
+  static final AttributeKey<List<String>> DOMAINS =
+      AttributeKey.stringArrayKey("ratelimit.domains");
+  static final AttributeKey<Long> RLQS_STREAMS = AttributeKey.longKey("sluice.rlqs.streams");
+  static final AttributeKey<Long> RLQS_BUCKETS = AttributeKey.longKey("sluice.rlqs.buckets");
+  static final AttributeKey<Long> RLQS_ASSIGNMENTS_SENT =
+      AttributeKey.longKey("sluice.rlqs.assignments_sent");
+
   private SpanAttributes() {}
 }

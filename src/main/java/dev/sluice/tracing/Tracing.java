@@ -28,6 +28,12 @@ public interface Tracing extends AutoCloseable {
    */
   DecisionSpan startDecision(String domain, int descriptorCount);
 
+  /**
+   * Starts the span of one RLQS server turn, a root span (the turn runs on the scheduler, for no
+   * caller). Never throws.
+   */
+  RlqsTurnSpan startRlqsTurn();
+
   /** Flushes the spans not yet exported and stops the exporter. */
   @Override
   void close();

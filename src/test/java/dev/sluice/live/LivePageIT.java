@@ -8,6 +8,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.sluice.rlqs.SimulatedEnvoy;
 import dev.sluice.testing.AdminClient;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.HeadlessChromium;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The live page as a person sees it: a real Sluice under a bounded load, the page opened in real
- * headless Chromium, and what the page shows compared with the service's own Prometheus counters.
+ * headless Chromium, and what the page shows compared with the service's own Prometheus counters;
+ * then a simulated Envoy's quota report, which the RLQS section shows as a subscribed bucket.
  * Leaves a screenshot at {@code target/live-page.png} for review.
  */
 class LivePageIT {
@@ -78,7 +80,24 @@ class LivePageIT {
                           + ".getAttribute('points').split(' ').length")
                   .getAsInt())
           .isEqualTo(LiveStats.WINDOW_SECONDS);
-      page.screenshot(SCREENSHOT);
+
+      // An Envoy's quota filter reports one interval on the RLQS stream: its bucket shows up.
+      try (SimulatedEnvoy envoy =
+          new SimulatedEnvoy(
+              sluice.channel(), "web", Map.of("user", "quota"), 10, Duration.ofSeconds(1))) {
+        envoy.step();
+        Eventually.await(
+            Duration.ofSeconds(20),
+            "the RLQS section to show the subscribed bucket",
+            () ->
+                page.evaluate(
+                        "(document.querySelector('#rlqs-rules [data-rule=\"web.user\"] .buckets')"
+                            + " || {}).textContent === '1'")
+                    .getAsBoolean());
+        assertThat(page.evaluate("document.getElementById('rlqs-state').textContent").getAsString())
+            .isEqualTo("1 streams, 1 buckets subscribed");
+        page.screenshot(SCREENSHOT);
+      }
     }
   }
 
