@@ -60,6 +60,50 @@ class EnvoyRlqsConfigTest {
     return quota.getTypedConfig().unpack(RateLimitQuotaFilterConfig.class);
   }
 
+  /**
+   * The README's filter block parses as an Envoy {@code HttpFilter} (unknown fields fail) and is
+   * this file's filter with its first matcher only, the rest left out for brevity.
+   */
+  @Test
+  void readmeSnippet_isThisFilterAbbreviated() throws Exception {
+    String readme = Files.readString(Path.of("README.md"));
+    int section = readme.indexOf("## Run it as Envoy's Rate Limit Quota Service");
+    assertThat(section).as("README's RLQS section").isPositive();
+    int start = readme.indexOf("```yaml\n", section) + "```yaml\n".length();
+    String block = readme.substring(start, readme.indexOf("```", start));
+    Object tree = new Yaml(new SafeConstructor(new LoaderOptions())).load(block);
+    HttpFilter.Builder snippet = HttpFilter.newBuilder();
+    JsonFormat.parser()
+        .usingTypeRegistry(TYPES)
+        .merge(new Gson().toJson(((java.util.List<?>) tree).get(0)), snippet);
+    RateLimitQuotaFilterConfig shown =
+        snippet.getTypedConfig().unpack(RateLimitQuotaFilterConfig.class);
+    RateLimitQuotaFilterConfig file = filter();
+
+    assertThat(snippet.getName()).isEqualTo("envoy.filters.http.rate_limit_quota");
+    assertThat(shown.getRlqsServer()).isEqualTo(file.getRlqsServer());
+    assertThat(shown.getDomain()).isEqualTo(file.getDomain());
+    Matcher.MatcherList.FieldMatcher shownMatcher =
+        shown.getBucketMatchers().getMatcherList().getMatchers(0);
+    Matcher.MatcherList.FieldMatcher fileMatcher =
+        file.getBucketMatchers().getMatcherList().getMatchers(0);
+    assertThat(shownMatcher.getPredicate()).isEqualTo(fileMatcher.getPredicate());
+    RateLimitQuotaBucketSettings shownBucket =
+        shownMatcher
+            .getOnMatch()
+            .getAction()
+            .getTypedConfig()
+            .unpack(RateLimitQuotaBucketSettings.class);
+    RateLimitQuotaBucketSettings fileBucket =
+        fileMatcher
+            .getOnMatch()
+            .getAction()
+            .getTypedConfig()
+            .unpack(RateLimitQuotaBucketSettings.class);
+    assertThat(shownBucket)
+        .isEqualTo(fileBucket.toBuilder().clearExpiredAssignmentBehavior().build());
+  }
+
   @Test
   void rlqsFilter_talksToSluiceInTheDemoDomain() throws Exception {
     RateLimitQuotaFilterConfig filter = filter();
