@@ -8,7 +8,6 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -37,11 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>Resilience4j keeps the state machine; only the probe is ours, because its own half-open state
  * would send live requests to a backend still down.
  */
-public final class GuardedStore implements CounterStore {
+public final class GuardedStore extends ForwardingStore {
   private static final Logger log = LoggerFactory.getLogger(GuardedStore.class);
   private static final String[] STATES = {"closed", "open", "half_open"};
 
-  private final CounterStore delegate;
   private final SluiceMetrics metrics;
   private final CircuitBreaker breaker;
   private final Scheduler scheduler;
@@ -59,11 +57,11 @@ public final class GuardedStore implements CounterStore {
    */
   public GuardedStore(
       CounterStore delegate, BreakerConfig settings, SluiceMetrics metrics, Scheduler scheduler) {
-    this.delegate = delegate;
+    super(delegate);
     this.metrics = metrics;
     this.scheduler = scheduler;
     this.probeInterval = settings.probeInterval();
-    this.breaker = CircuitBreaker.of(delegate.kind(), config(settings, scheduler.clock()));
+    this.breaker = CircuitBreaker.of(delegate().kind(), config(settings, scheduler.clock()));
     // No event consumer on purpose (see noticeState): transitions are read off the state instead.
     metrics.store().breakerState(kind(), "closed", STATES);
   }
@@ -104,7 +102,7 @@ public final class GuardedStore implements CounterStore {
    */
   public boolean checkAtStartup() {
     try {
-      delegate.ping();
+      delegate().ping();
       return true;
     } catch (StoreException e) {
       lastError = e.getMessage();
@@ -122,12 +120,12 @@ public final class GuardedStore implements CounterStore {
   @Override
   public Charged charge(Charge charge) {
     if (!breaker.tryAcquirePermission()) {
-      return Charged.failed(new StoreException(delegate.kind() + " circuit open: " + lastError));
+      return Charged.failed(new StoreException(delegate().kind() + " circuit open: " + lastError));
     }
     long start = System.nanoTime();
     Charged answer;
     try {
-      answer = delegate.charge(charge);
+      answer = delegate().charge(charge);
     } catch (RuntimeException e) {
       completed(start, e);
       return Charged.failed(e);
@@ -184,7 +182,7 @@ public final class GuardedStore implements CounterStore {
       return;
     }
     try {
-      delegate.ping();
+      delegate().ping();
       if (state == CircuitBreaker.State.OPEN) {
         breaker.transitionToHalfOpenState();
       } else if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
@@ -242,27 +240,6 @@ public final class GuardedStore implements CounterStore {
     return lastError;
   }
 
-  /** Operator calls go straight to the backend: an operator wants its real answer or error. */
-  @Override
-  public CompletableFuture<CounterState> inspect(Hit hit) {
-    return delegate.inspect(hit);
-  }
-
-  @Override
-  public CompletableFuture<CounterState> reset(Hit hit) {
-    return delegate.reset(hit);
-  }
-
-  @Override
-  public void ping() {
-    delegate.ping();
-  }
-
-  @Override
-  public String kind() {
-    return delegate.kind();
-  }
-
   @Override
   public void close() {
     synchronized (this) {
@@ -270,6 +247,6 @@ public final class GuardedStore implements CounterStore {
         probing.cancel();
       }
     }
-    delegate.close();
+    super.close();
   }
 }

@@ -2,15 +2,13 @@ package dev.sluice.tracing;
 
 import dev.sluice.store.Charge;
 import dev.sluice.store.Charged;
-import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
-import dev.sluice.store.Hit;
+import dev.sluice.store.ForwardingStore;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A span around each {@link #charge}: the store round trip of one request, from the call until its
@@ -19,12 +17,11 @@ import java.util.concurrent.CompletableFuture;
  * store queues the request, so a Redis store's {@link PipelineSpans} can link it to the one span of
  * the pipeline that carries it. Admin reads are not traced.
  */
-final class TracedCounterStore implements CounterStore {
-  private final CounterStore store;
+final class TracedCounterStore extends ForwardingStore {
   private final Tracer tracer;
 
   TracedCounterStore(CounterStore store, Tracer tracer) {
-    this.store = store;
+    super(store);
     this.tracer = tracer;
   }
 
@@ -35,12 +32,12 @@ final class TracedCounterStore implements CounterStore {
         tracer
             .spanBuilder("store acquire")
             .setSpanKind(SpanKind.CLIENT)
-            .setAttribute(SpanAttributes.STORE, store.kind())
+            .setAttribute(SpanAttributes.STORE, delegate().kind())
             .setAttribute(SpanAttributes.HITS, charge.hitCount())
             .startSpan();
     Charged answer;
     try (Scope scope = span.makeCurrent()) {
-      answer = store.charge(charge);
+      answer = delegate().charge(charge);
     } catch (RuntimeException e) {
       end(span, e);
       throw e;
@@ -54,30 +51,5 @@ final class TracedCounterStore implements CounterStore {
       span.recordException(failure);
     }
     span.end();
-  }
-
-  @Override
-  public CompletableFuture<CounterState> inspect(Hit hit) {
-    return store.inspect(hit);
-  }
-
-  @Override
-  public CompletableFuture<CounterState> reset(Hit hit) {
-    return store.reset(hit);
-  }
-
-  @Override
-  public void ping() {
-    store.ping();
-  }
-
-  @Override
-  public String kind() {
-    return store.kind();
-  }
-
-  @Override
-  public void close() {
-    store.close();
   }
 }

@@ -18,6 +18,7 @@ import dev.sluice.store.Charged;
 import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
+import dev.sluice.store.ForwardingStore;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
@@ -669,43 +670,17 @@ class RateLimiterTest {
   }
 
   /** The real store, recording every call: counting calls, not mocking behaviour. */
-  private static final class CountingStore implements CounterStore {
+  private static final class CountingStore extends ForwardingStore {
     final List<List<Hit>> calls = new CopyOnWriteArrayList<>();
-    private final CounterStore delegate;
 
     CountingStore(CounterStore delegate) {
-      this.delegate = delegate;
+      super(delegate);
     }
 
     @Override
     public Charged charge(Charge charge) {
       calls.add(charge.hits());
-      return delegate.charge(charge);
-    }
-
-    @Override
-    public CompletableFuture<CounterState> inspect(Hit hit) {
-      return delegate.inspect(hit);
-    }
-
-    @Override
-    public CompletableFuture<CounterState> reset(Hit hit) {
-      return delegate.reset(hit);
-    }
-
-    @Override
-    public void ping() {
-      delegate.ping();
-    }
-
-    @Override
-    public String kind() {
-      return delegate.kind();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
+      return delegate().charge(charge);
     }
   }
 

@@ -2,9 +2,8 @@ package dev.sluice.testing;
 
 import dev.sluice.store.Charge;
 import dev.sluice.store.Charged;
-import dev.sluice.store.CounterState;
 import dev.sluice.store.CounterStore;
-import dev.sluice.store.Hit;
+import dev.sluice.store.ForwardingStore;
 import dev.sluice.store.Usage;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,17 +15,16 @@ import java.util.concurrent.CompletableFuture;
  * the test calls {@link #answerAll} (on the test's thread, as a Redis lane would on its own). For
  * tests of what a wrapper does with an answer that comes later. Thread-safe.
  */
-public final class LaterStore implements CounterStore {
-  private final CounterStore delegate;
+public final class LaterStore extends ForwardingStore {
   private final List<Runnable> waiting = new ArrayList<>(); // guarded by this
 
   public LaterStore(CounterStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   @Override
   public Charged charge(Charge charge) {
-    CompletableFuture<List<Usage>> answered = delegate.charge(charge).future();
+    CompletableFuture<List<Usage>> answered = delegate().charge(charge).future();
     CompletableFuture<List<Usage>> later = new CompletableFuture<>();
     synchronized (this) {
       waiting.add(
@@ -51,30 +49,5 @@ public final class LaterStore implements CounterStore {
       waiting.clear();
     }
     now.forEach(Runnable::run);
-  }
-
-  @Override
-  public CompletableFuture<CounterState> inspect(Hit hit) {
-    return delegate.inspect(hit);
-  }
-
-  @Override
-  public CompletableFuture<CounterState> reset(Hit hit) {
-    return delegate.reset(hit);
-  }
-
-  @Override
-  public void ping() {
-    delegate.ping();
-  }
-
-  @Override
-  public String kind() {
-    return delegate.kind();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }
