@@ -6,11 +6,12 @@ import java.lang.management.ThreadMXBean;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * CPU time per decision of {@link CaptureBenchmark} and {@link TracingBenchmark}'s setups, for a
- * shared machine: JMH's wall-clock averages grow with every other process's load, CPU time much
- * less. Prints, per setup, the request thread's CPU per decision (what the hot path pays) and the
- * whole process's (background writer and exporter threads, GC and JIT included). Run: {@code java
- * -cp target/benchmarks.jar dev.sluice.jmh.CpuPerDecision [calls]}.
+ * CPU time per decision of {@link CaptureBenchmark}, {@link TracingBenchmark} and {@link
+ * ServiceBenchmark}'s (one per algorithm) setups, for a shared machine: JMH's wall-clock averages
+ * grow with every other process's load, CPU time much less. Prints, per setup, the request thread's
+ * CPU per decision (what the hot path pays) and the whole process's (background writer and exporter
+ * threads, GC and JIT included). Run: {@code java -cp target/benchmarks.jar
+ * dev.sluice.jmh.CpuPerDecision [calls]}.
  */
 public final class CpuPerDecision {
   private static final Blackhole BLACKHOLE =
@@ -27,6 +28,14 @@ public final class CpuPerDecision {
       bench.capture = capture;
       bench.setUp();
       measure("capture " + capture, calls, () -> bench.shouldRateLimit(BLACKHOLE));
+      bench.tearDown();
+    }
+    for (String algorithm : new String[] {"fixed_window", "token_bucket"}) {
+      ServiceBenchmark bench = new ServiceBenchmark();
+      bench.descriptors = 1;
+      bench.algorithm = algorithm;
+      bench.setUp();
+      measure(algorithm, calls, bench::shouldRateLimit);
       bench.tearDown();
     }
     for (String tracing : new String[] {"off", "on"}) {

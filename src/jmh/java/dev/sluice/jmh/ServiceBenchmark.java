@@ -45,6 +45,10 @@ public class ServiceBenchmark {
   @Param({"1", "4"})
   public int descriptors;
 
+  /** Both algorithms, so a difference between them on the answer path shows here (issue 24). */
+  @Param({"fixed_window", "token_bucket"})
+  public String algorithm;
+
   private RateLimitGrpcService service;
   private InMemoryCounterStore store;
   private ExecutorScheduler scheduler;
@@ -73,7 +77,7 @@ public class ServiceBenchmark {
   public void setUp() {
     RuleSet rules =
         BenchmarkRules.single(
-            "{unit: second, requests_per_unit: 4000000000, algorithm: fixed_window}");
+            "{unit: second, requests_per_unit: 4000000000, algorithm: " + algorithm + "}");
     scheduler = new ExecutorScheduler(1);
     store = new InMemoryCounterStore(Clock.systemUTC(), scheduler).start();
     SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
