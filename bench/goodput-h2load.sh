@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Goodput under overload with Envoy's 20 ms deadline, offered by h2load (Debian nghttp2-client, C,
+# ~3 us per request) rather than the JVM generator of bench/goodput.sh, which on this 2-core box
+# could not offer 2x the server's capacity and still read every answer in time.
+#
+# Sluice serves the Redis token bucket on one hot key (a private redis-server on a free port, never
+# 6379), both pinned to CPU 1, with --failure-mode error so a failure-policy answer is an error, not
+# a disguised OK. h2load runs on CPU 0: first closed loop for the capacity (CLIENTS x STREAMS in
+# flight, as bench/h2load.sh), then open loop (--rps per connection, OPEN_CLIENTS connections with
+# up to OPEN_STREAMS streams each, so the offered rate does not wait for answers) at each multiple
+# of the capacity in LOADS, every request carrying `grpc-timeout: 20m`.
+#
+# h2load cannot read gRPC trailers, so it cannot tell OK from an error status. Goodput is therefore
+# given as a range, per second of the measured window:
+#   upper = answers h2load received within DEADLINE_US of sending (its --log-file);
+#   lower = upper minus every answer Sluice's own counters say was not a store decision (expired at
+#           any stage, shed, failure policy, store errors), as if all of them had come in time.
+# The target (issue: goodput >= 0.8x closed-loop capacity) holds when the lower bound meets it.
+#
+# Usage: bench/goodput-h2load.sh            (builds target/sluice.jar when missing)
+# Env:   LOADS="2 4"  DURATION=8 (s)  WARMUP=20 (s)  CLIENTS=2  STREAMS=64  OPEN_CLIENTS=4
+#        OPEN_STREAMS=1024  DEADLINE_US=20000  DESCRIPTORS=1
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LOADS=${LOADS:-2 4}
+DURATION=${DURATION:-8}
+WARMUP=${WARMUP:-20}
+CLIENTS=${CLIENTS:-2}
+STREAMS=${STREAMS:-64}
+OPEN_CLIENTS=${OPEN_CLIENTS:-4}
+OPEN_STREAMS=${OPEN_STREAMS:-1024}
+DEADLINE_US=${DEADLINE_US:-20000}
+DESCRIPTORS=${DESCRIPTORS:-1}
+JAR=target/sluice.jar
+command -v h2load >/dev/null || { echo "goodput-h2load.sh: apt-get install -y nghttp2-client" >&2; exit 1; }
+command -v redis-server >/dev/null || { echo "goodput-h2load.sh: redis-server not found" >&2; exit 1; }
+[[ -f $JAR ]] || mvn -B -q -DskipTests package
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [[ -n $p ]] && kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+REDIS_PORT=$(free_port) GRPC_PORT=$(free_port) HTTP_PORT=$(free_port)
+mkdir "$WORK/rules"
+cat >"$WORK/rules/bench.yaml" <<'YAML'
+domain: bench
+descriptors:
+  - key: tb
+    rate_limit: {unit: second, requests_per_unit: 1000000000, algorithm: token_bucket, burst: 1000000000}
+YAML
+# The same hand-encoded gRPC message as bench/h2load.sh: RateLimitRequest{domain, descriptors}.
+python3 - "$WORK/body.bin" "$DESCRIPTORS" <<'PY'
+import struct, sys
+path, n = sys.argv[1], int(sys.argv[2])
+def varint(v):
+    out = b''
+    while True:
+        b = v & 0x7f; v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v: return out
+def field(num, payload): return bytes([num << 3 | 2]) + varint(len(payload)) + payload
+msg = field(1, b'bench')
+for i in range(n):
+    msg += field(2, field(1, field(1, b'tb') + field(2, f'hot-{i}'.encode())))
+open(path, 'wb').write(b'\x00' + struct.pack('>I', len(msg)) + msg)
+PY
+JOPTS=$(grep -E '^-X' deploy/image/jvm.options | tr '\n' ' ')
+taskset -c 1 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no >"$WORK/redis.log" 2>&1 &
+PIDS+=($!)
+# shellcheck disable=SC2086
+taskset -c 1 java $JOPTS -jar "$JAR" serve --config "$WORK/rules" --store redis \
+  --redis-url "redis://127.0.0.1:$REDIS_PORT" --grpc-port "$GRPC_PORT" --http-port "$HTTP_PORT" \
+  --failure-mode error >"$WORK/serve.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 300); do curl -sf "http://127.0.0.1:$HTTP_PORT/healthcheck" >/dev/null && break; sleep 0.2; done
+URL="http://127.0.0.1:$GRPC_PORT/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit"
+H2=(taskset -c 0 h2load -d "$WORK/body.bin" -H 'content-type: application/grpc' -H 'te: trailers'
+  -H 'grpc-timeout: 20m')
+# Sum of the counters of answers that were not store decisions.
+not_decided() {
+  curl -s "http://127.0.0.1:$HTTP_PORT/metrics" | awk '
+    /^sluice_(requests_expired|store_shed|failure_policy_decisions|store_errors)_total/ {s += $2}
+    END {printf "%d", s}'
+}
+expired_by_stage() {
+  curl -s "http://127.0.0.1:$HTTP_PORT/metrics" | grep -E '^sluice_(requests_expired|store_shed|failure_policy_decisions)_total' |
+    awk '{printf "%s=%s ", $1, $2}'
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+"${H2[@]}" -c "$CLIENTS" -m "$STREAMS" -D "$WARMUP" "$URL" >/dev/null 2>&1 || true # JIT warm-up
+closed=$("${H2[@]}" -c "$CLIENTS" -m "$STREAMS" -D "$DURATION" "$URL" 2>&1)
+CAP=$(sed -nE 's/.*finished in .*, ([0-9.]+) req\/s.*/\1/p' <<<"$closed")
+[[ -n $CAP ]] || { echo "closed loop failed: $closed" >&2; exit 1; }
+printf 'closed loop (h2load -c %s -m %s): %.0f req/s = capacity\n' "$CLIENTS" "$STREAMS" "$CAP"
+for x in $LOADS; do
+  rps=$(python3 -c "print(max(1, int($CAP * $x / $OPEN_CLIENTS)))")
+  before=$(not_decided)
+  echo "load average before ${x}x: $(cut -d' ' -f1-3 /proc/loadavg)"
+  out=$("${H2[@]}" -c "$OPEN_CLIENTS" -m "$OPEN_STREAMS" --rps "$rps" -D "$DURATION" \
+    --log-file "$WORK/log-$x.tsv" "$URL" 2>&1) || true
+  after=$(not_decided)
+  python3 - "$WORK/log-$x.tsv" "$x" "$CAP" "$DURATION" "$DEADLINE_US" "$((after - before))" <<'PY'
+import sys
+path, x, cap, secs, deadline, bad = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+lat = []
+for line in open(path):
+    parts = line.split()
+    if len(parts) >= 3 and parts[1] == '200':
+        lat.append(int(parts[2]))
+lat.sort()
+n = len(lat)
+within = sum(1 for v in lat if v <= deadline)
+pct = lambda q: lat[min(n - 1, int(q * n))] / 1000 if n else float('nan')
+upper, lower = within / secs, max(0, within - bad) / secs
+print(f"{x}x: offered {cap * float(x):.0f}/s, answered {n / secs:.0f}/s (p50 {pct(0.5):.1f} ms, "
+      f"p99 {pct(0.99):.1f} ms); within {deadline / 1000:.0f} ms {upper:.0f}/s; not store decisions {bad}; "
+      f"goodput {lower:.0f}..{upper:.0f}/s = {lower / cap:.2f}..{upper / cap:.2f}x capacity")
+PY
+  grep -E '^requests:' <<<"$out" | sed 's/^/  h2load /'
+done
+echo "Sluice's counters over the whole run: $(expired_by_stage)"
