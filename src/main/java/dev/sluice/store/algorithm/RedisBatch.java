@@ -60,6 +60,15 @@ public interface RedisBatch {
           ChargeScript.REFUND);
 
   /**
+   * The scripts in batch form: one call takes many keys, a leading time argument (empty: Redis's
+   * own {@code TIME}) and 4 ARGV per key, and answers 4 integers per key in order, as one call per
+   * key would. An algorithm sends one key per {@link #script} call (the empty time, then its 4
+   * ARGV); on one node the lane combines the calls of its whole batch into one, on a cluster each
+   * goes alone.
+   */
+  List<String> COALESCED_SCRIPTS = List.of(TokenBucket.SCRIPT);
+
+  /**
    * A reply, readable once the pipeline was sent.
    *
    * @param <T> the decoded value

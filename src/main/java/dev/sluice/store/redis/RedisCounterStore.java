@@ -149,7 +149,10 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     AtomicLong breaks = new AtomicLong();
     RedisTopology topology =
         new RedisTopology(connector, settings.endpoint(), breaks, lanes.threads());
-    return new SingleNodeRouting(lanes.create(address, topology, breaks), topology);
+    // One node holds every key, so each lane combines a batch's token-bucket calls into one.
+    List<LuaScript> coalesced = RedisBatch.COALESCED_SCRIPTS.stream().map(SCRIPTS::get).toList();
+    return new SingleNodeRouting(
+        lanes.create(new Lanes.Node(address, topology, breaks, coalesced)), topology);
   }
 
   /** Each hit by its own algorithm's commands, all in one dispatch. */
@@ -248,8 +251,8 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     CompletableFuture<String> pong =
         lane.submit(
             1,
-            pipeline -> {
-              Response<String> reply = pipeline.appendCommand(PING);
+            lanePipeline -> {
+              Response<String> reply = lanePipeline.pipeline().appendCommand(PING);
               return reply::get;
             });
     try {
