@@ -56,7 +56,7 @@ class TokenBucketArithmeticFuzzTest {
   private static final String FORMER_SCRIPT = resource("lua/former/token_bucket_hash.lua");
   private static final long NOW_BASE = 1_700_000_000_000_000L;
   private static final long TEN_YEARS_MICROS = 10L * Unit.YEAR.seconds() * 1_000_000L;
-  private static final long SHORT_TTL_MILLIS = 5;
+  static final long SHORT_TTL_MILLIS = 5;
   private static final int RANDOM_INPUTS = 3_000;
   private static Jedis jedis;
 
@@ -195,12 +195,13 @@ class TokenBucketArithmeticFuzzTest {
     for (int batch = 0; batch < BATCHES; batch++) {
       long nowMicros = NOW_BASE + random.nextLong(TEN_YEARS_MICROS);
       int keyCount = 1 + random.nextInt(3);
-      List<Batched> buckets = new ArrayList<>();
+      List<BatchedBucket> buckets = new ArrayList<>();
       for (int k = 0; k < keyCount; k++) {
         Unit unit = random.nextBoolean() ? Unit.SECOND : Unit.MINUTE;
         Limit limit =
             new Limit(random.nextInt(300), unit, Algorithm.TOKEN_BUCKET, random.nextInt(9));
-        Batched bucket = new Batched("tb|batch|" + k + "|s", limit, random.nextInt(5) == 0);
+        BatchedBucket bucket =
+            new BatchedBucket("tb|batch|" + k + "|s", limit, random.nextInt(5) == 0);
         bucket.store(client(), random.nextBoolean() ? null : stateNear(bucket, nowMicros, random));
         buckets.add(bucket);
       }
@@ -208,84 +209,28 @@ class TokenBucketArithmeticFuzzTest {
       List<String> args = new ArrayList<>(List.of(Long.toString(nowMicros)));
       List<Long> expected = new ArrayList<>();
       for (int t = 1 + random.nextInt(8); t > 0; t--) {
-        Batched bucket = buckets.get(random.nextInt(keyCount));
+        BatchedBucket bucket = buckets.get(random.nextInt(keyCount));
         long hits = random.nextInt((int) bucket.limit.burst() + 2);
         keys.add(bucket.key);
         args.addAll(takeArgs(bucket.limit, hits, nowMicros));
         expected.addAll(bucket.take(hits, nowMicros));
       }
-      assertThat(longs(client().eval(SCRIPT, keys, args)))
-          .as("batch %d", batch)
-          .isEqualTo(expected);
-      for (Batched bucket : buckets) {
-        bucket.checkStored(client());
-      }
+      // In one transaction: a bucket kept a few milliseconds must not expire before it is read.
+      Transaction transaction = client().multi();
+      Response<Object> reply = transaction.eval(SCRIPT, keys, args);
+      buckets.forEach(bucket -> bucket.queueReads(transaction));
+      transaction.exec();
+      assertThat(longs(reply.get())).as("batch %d", batch).isEqualTo(expected);
+      buckets.forEach(BatchedBucket::checkStored);
     }
   }
 
   private static final int BATCHES = 1_000;
 
-  private static TokenBucketState stateNear(Batched bucket, long nowMicros, Random random) {
+  private static TokenBucketState stateNear(BatchedBucket bucket, long nowMicros, Random random) {
     long windowMicros = bucket.limit.unit().seconds() * 1_000_000L;
     return new TokenBucketState(
         bucket.limit.burst() * random.nextDouble(), nowMicros - random.nextLong(windowMicros));
-  }
-
-  /** A key of a batch and the Java twin's view of it; a hash when {@code hash}. */
-  private static final class Batched {
-    final String key;
-    final Limit limit;
-    final boolean hash;
-    TokenBucketState state;
-    String stored;
-    long ttlMillis = -1;
-
-    Batched(String key, Limit limit, boolean hash) {
-      this.key = key;
-      this.limit = limit;
-      this.hash = hash;
-    }
-
-    void store(Jedis client, TokenBucketState before) {
-      client.del(key);
-      state = before;
-      stored = stored(before);
-      if (hash) {
-        client.hset(key, "tokens", "1");
-      } else if (before != null) {
-        client.set(key, stored);
-      }
-    }
-
-    List<Long> take(long hits, long nowMicros) {
-      if (hash) {
-        return List.of(-1L, 0L, 0L, 0L);
-      }
-      TokenBucketState.Take take =
-          (state == null ? TokenBucketState.full(limit, nowMicros) : state)
-              .take(limit, hits, nowMicros);
-      if (!take.usage().overLimit() && hits > 0) {
-        state = take.state();
-        ttlMillis = take.ttlMillis();
-      }
-      return replyOf(take.usage());
-    }
-
-    void checkStored(Jedis client) {
-      if (hash) {
-        assertThat(client.hgetAll(key)).as("the hash at %s", key).isEqualTo(Map.of("tokens", "1"));
-        return;
-      }
-      String now = client.get(key);
-      long pttl = client.pttl(key);
-      if (ttlMillis < 0) {
-        assertThat(now).as("untouched %s", key).isEqualTo(stored);
-        assertThat(pttl).as("untouched expiry of %s", key).isEqualTo(stored == null ? -2 : -1);
-      } else if (ttlMillis > SHORT_TTL_MILLIS || now != null) {
-        assertThat(TokenBucket.parse(key, now)).as("state of %s", key).isEqualTo(state);
-        assertThat(pttl).as("expiry of %s", key).isBetween(ttlMillis - 1_000, ttlMillis);
-      }
-    }
   }
 
   /** Tokens: how close to a tie two roundings of one bucket may answer differently. */
@@ -347,7 +292,7 @@ class TokenBucketArithmeticFuzzTest {
     return before == null ? expected.state() : before;
   }
 
-  private static String stored(TokenBucketState state) {
+  static String stored(TokenBucketState state) {
     return state == null ? null : Double.toString(state.tokens()) + " " + state.atMicros();
   }
 
@@ -410,7 +355,7 @@ class TokenBucketArithmeticFuzzTest {
   }
 
   /** What the script answers for a take the Java twin answers {@code usage}. */
-  private static List<Long> replyOf(Usage usage) {
+  static List<Long> replyOf(Usage usage) {
     return List.of(
         usage.overLimit() ? 0L : 1L,
         usage.remaining(),
