@@ -19,7 +19,8 @@
 #   tb-hash     EVALSHA of the former hash-based token bucket    (for comparison; git history)
 #   tb-over, tb-hash-over   the same two on 100 used-up buckets: refused takes (the new one
 #               writes nothing then)
-#   sw          EVALSHA lua/sliding_window.lua                   (Sluice sliding window)
+#   sw          EVALSHA lua/sliding_window.lua, one call per round trip carrying its BATCH hits
+#               (Sluice sliding window on one node; sw-single: one call per hit, a cluster's)
 #   charge      EVALSHA lua/charge.lua, a rate_limits list of two fixed windows (one decision)
 #   charge-tb   EVALSHA lua/charge.lua, one token bucket with charge_denied: false
 #
@@ -30,7 +31,8 @@
 # Env:   DECISIONS=200000 per shape  BATCH=16 decisions per round trip  KEYS=100000 random keys
 #        ROUNDS=3 (each shape's best round is printed: load from other processes only inflates both
 #        figures, commandstats most, as it times wall clock)
-#        SHAPES="reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw charge charge-tb"
+#        SHAPES="reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw sw-single charge
+#        charge-tb"
 #        REDIS_CPU=1 DRIVER_CPU=0
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +41,7 @@ DECISIONS=${DECISIONS:-200000}
 BATCH=${BATCH:-16}
 KEYS=${KEYS:-100000}
 ROUNDS=${ROUNDS:-3}
-SHAPES=${SHAPES:-reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw charge charge-tb}
+SHAPES=${SHAPES:-reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw sw-single charge charge-tb}
 REDIS_CPU=${REDIS_CPU:-1}
 DRIVER_CPU=${DRIVER_CPU:-0}
 WORK=$(mktemp -d)

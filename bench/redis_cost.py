@@ -67,6 +67,15 @@ def tb_batch(sha, keys, capacity, rate, window_s):
     return resp("EVALSHA", sha, len(keys), *keys, *args)
 
 
+def sw_batch(sha, keys, limit, window_s):
+    """One EVALSHA of the batch-form sliding_window.lua counting 1 hit on each key, in order:
+    Redis's TIME (empty time), 3 ARGV per key."""
+    args = [""]
+    for _ in keys:
+        args += [limit, window_s, 1]
+    return resp("EVALSHA", sha, len(keys), *keys, *args)
+
+
 def shapes(shas, now_ms):
     """Per shape: (top-level commands, a function building one round trip's commands from its
     decisions' random numbers)."""
@@ -114,7 +123,9 @@ def shapes(shas, now_ms):
         "tb-hash-over": (["evalsha"],
                          each(lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1))),
         "sw": (["evalsha"],
-               each(lambda r: resp("EVALSHA", shas["sw"], 1, "sw|60|bench|k=%d" % r, 1000, 60, 1))),
+               lambda rs: sw_batch(shas["sw"], ["sw|60|bench|k=%d" % r for r in rs], 1000, 60)),
+        "sw-single": (["evalsha"],
+                      each(lambda r: sw_batch(shas["sw"], ["sw|60|bench|k=%d" % r], 1000, 60))),
         "charge": (["evalsha"], each(charge_fw)),
         "charge-tb": (["evalsha"], each(charge_tb)),
     }

@@ -1,6 +1,7 @@
 package dev.sluice.store.algorithm;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Redis commands an algorithm may queue for one request, sent in the pipeline the request
@@ -60,13 +61,13 @@ public interface RedisBatch {
           ChargeScript.REFUND);
 
   /**
-   * The scripts in batch form: one call takes many keys, a leading time argument (empty: Redis's
-   * own {@code TIME}) and 4 ARGV per key, and answers 4 integers per key in order, as one call per
-   * key would. An algorithm sends one key per {@link #script} call (the empty time, then its 4
-   * ARGV); on one node the lane combines the calls of its whole batch into one, on a cluster each
-   * goes alone.
+   * The scripts in batch form, each with its ARGV per key: one call takes many keys, a leading time
+   * argument (empty: Redis's own {@code TIME}) and that many ARGV per key, and answers 4 integers
+   * per key in order, as one call per key would. An algorithm sends one key per {@link #script}
+   * call (the empty time, then its ARGV); on one node the lane combines the calls of its whole
+   * batch into one, on a cluster each goes alone.
    */
-  List<String> COALESCED_SCRIPTS = List.of(TokenBucket.SCRIPT);
+  Map<String, Integer> COALESCED_SCRIPTS = Map.of(TokenBucket.SCRIPT, 4, SlidingWindow.SCRIPT, 3);
 
   /**
    * A reply, readable once the pipeline was sent.

@@ -7,12 +7,12 @@ import java.util.List;
 import redis.clients.jedis.Pipeline;
 
 /**
- * The calls of one batch-form script ({@code lua/token_bucket.lua}) that the requests of one lane
- * batch queue, sent as ONE script call after every request has queued: many KEYS, {@link
- * #argsPerKey} ARGV per key after a leading time argument (empty: Redis's own {@code TIME}). Redis
- * then pays one script call and one {@code TIME} per batch rather than per hit, and the server
- * encodes and decodes one command. The script applies the keys in order as one call per key would,
- * so a batch answers as the same calls sent one by one.
+ * The calls of one batch-form script ({@code lua/token_bucket.lua}, {@code lua/sliding_window.lua})
+ * that the requests of one lane batch queue, sent as ONE script call after every request has
+ * queued: many KEYS, {@link #argsPerKey} ARGV per key after a leading time argument (empty: Redis's
+ * own {@code TIME}). Redis then pays one script call and one {@code TIME} per batch rather than per
+ * hit, and the server encodes and decodes one command. The script applies the keys in order as one
+ * call per key would, so a batch answers as the same calls sent one by one.
  *
  * <p>Each caller reads its own {@link #REPLY_WIDTH} integers of the one reply, exactly what a call
  * of its key alone would have answered. So a key that holds something else fails only its caller's
@@ -35,6 +35,13 @@ final class CoalescedScript {
   private final int argsPerKey;
   private Round round;
   private Round sent;
+
+  /**
+   * A batch-form script and the ARGV each key brings, after the one time argument.
+   *
+   * @param argsPerKey from {@link RedisBatch#COALESCED_SCRIPTS}
+   */
+  record Form(LuaScript script, int argsPerKey) {}
 
   /**
    * @param argsPerKey the ARGV each key brings, after the one time argument

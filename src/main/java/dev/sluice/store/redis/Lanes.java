@@ -60,7 +60,7 @@ final class Lanes {
       String address,
       Supplier<Connection> connector,
       AtomicLong breaks,
-      List<LuaScript> coalesced) {}
+      List<CoalescedScript.Form> coalesced) {}
 
   /**
    * Connects the lanes until one fails (the others connect on their first batch) and starts their

@@ -59,9 +59,6 @@ final class PipelineLane implements AutoCloseable {
   /** Hits per pipeline at most, bounding one round trip's latency. */
   static final int MAX_BATCH_HITS = 512;
 
-  /** ARGV per key of the batch-form scripts ({@code lua/token_bucket.lua}). */
-  private static final int COALESCED_ARGS_PER_KEY = 4;
-
   /** Redis may have restarted or dropped a connection unused this long: PING it first. */
   private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -97,8 +94,8 @@ final class PipelineLane implements AutoCloseable {
     this.connector = node.connector();
     this.breaks = node.breaks();
     Map<String, CoalescedScript> combined = new LinkedHashMap<>();
-    for (LuaScript script : node.coalesced()) {
-      combined.put(script.resource(), new CoalescedScript(script, COALESCED_ARGS_PER_KEY));
+    for (CoalescedScript.Form form : node.coalesced()) {
+      combined.put(form.script().resource(), new CoalescedScript(form.script(), form.argsPerKey()));
     }
     this.coalesced = Collections.unmodifiableMap(combined);
     this.callers = spec.callers();

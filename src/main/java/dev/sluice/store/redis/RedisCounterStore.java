@@ -149,8 +149,12 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     AtomicLong breaks = new AtomicLong();
     RedisTopology topology =
         new RedisTopology(connector, settings.endpoint(), breaks, lanes.threads());
-    // One node holds every key, so each lane combines a batch's token-bucket calls into one.
-    List<LuaScript> coalesced = RedisBatch.COALESCED_SCRIPTS.stream().map(SCRIPTS::get).toList();
+    // One node holds every key, so each lane combines a batch's calls of each batch-form script
+    // (token bucket, sliding window) into one.
+    List<CoalescedScript.Form> coalesced =
+        RedisBatch.COALESCED_SCRIPTS.entrySet().stream()
+            .map(e -> new CoalescedScript.Form(SCRIPTS.get(e.getKey()), e.getValue()))
+            .toList();
     return new SingleNodeRouting(
         lanes.create(new Lanes.Node(address, topology, breaks, coalesced)), topology);
   }

@@ -1,6 +1,7 @@
 package dev.sluice.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.sluice.config.RedisConfig;
 import dev.sluice.config.RedisEndpoint;
@@ -32,14 +33,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /**
- * On one node a lane sends the token-bucket hits of a whole batch as one script call ({@link
- * CoalescedScript}): as exact as one call per hit under contention, one caller's bad key fails only
- * that caller, and a lost script costs one EVAL of the combined call. Batches are made
- * deterministic with a {@link StallingProxy}: the lane's first pipeline is held while the test
- * queues the next batch behind it, so everything queued goes out together once it is released.
- * Script calls are counted by the server ({@code INFO commandstats}).
+ * On one node a lane sends the token-bucket (and sliding-window) hits of a whole batch as one
+ * script call per script ({@link CoalescedScript}): as exact as one call per hit under contention,
+ * one caller's bad key fails only that caller, and a lost script costs one EVAL of the combined
+ * call. Batches are made deterministic with a {@link StallingProxy}: the lane's first pipeline is
+ * held while the test queues the next batch behind it, so everything queued goes out together once
+ * it is released. Script calls are counted by the server ({@code INFO commandstats}).
  */
-class TokenBucketCoalescingIT {
+class ScriptCoalescingIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
 
   private static final int THREADS = 32;
@@ -149,6 +150,38 @@ class TokenBucketCoalescingIT {
     List<CompletableFuture<List<Usage>>> next = behindAStall(store, List.of(List.of(bucket)));
     assertThat(next.get(0).join().get(0).remaining()).isEqualTo(1);
     assertThat(end.callsUntil(RedisProbe.snapshot(admin), "eval")).as("cached again").isZero();
+  }
+
+  @Test
+  void acquire_slidingWindowHitsOfOneBatch_areOneScriptCallExactAndIsolated() {
+    RedisCounterStore store = open(proxiedEndpoint(), 1);
+    Limit limit = Limit.of(3, Unit.HOUR, Algorithm.SLIDING_WINDOW);
+    Hit counted = new Hit(key("sw"), limit, 1);
+    Hit poisoned = new Hit(key("sw-string"), limit, 1);
+    admin.set(poisoned.key(), "not a hash");
+    RedisProbe.Snapshot start = RedisProbe.snapshot(admin);
+
+    List<CompletableFuture<List<Usage>>> batch =
+        behindAStall(
+            store,
+            List.of(
+                List.of(counted),
+                List.of(poisoned),
+                List.of(counted),
+                List.of(counted),
+                List.of(counted)));
+
+    assertThat(List.of(batch.get(0), batch.get(2), batch.get(3), batch.get(4)))
+        .extracting(f -> f.join().get(0))
+        .extracting(Usage::overLimit, Usage::remaining)
+        .containsExactly(tuple(false, 2L), tuple(false, 1L), tuple(false, 0L), tuple(true, 0L));
+    assertThat(batch.get(1))
+        .failsWithin(Duration.ofSeconds(10))
+        .withThrowableOfType(Exception.class)
+        .satisfies(e -> assertThat(e.getCause()).isInstanceOf(StoreDataException.class));
+    assertThat(admin.get(poisoned.key())).isEqualTo("not a hash");
+    RedisProbe.Snapshot end = RedisProbe.snapshot(admin);
+    assertThat(start.callsUntil(end, "evalsha")).as("one script call for the batch").isEqualTo(1);
   }
 
   private RedisEndpoint proxiedEndpoint() {
