@@ -22,7 +22,9 @@ public interface RedisBatch {
   String key(String counterKey);
 
   /**
-   * Runs the script (EVALSHA; when Redis lost it, only this call is re-sent with EVAL).
+   * Runs the script (EVALSHA; when Redis lost it, only this call is re-sent with EVAL). A call of
+   * one of {@link #COALESCED_SCRIPTS} may instead join the one call the lane sends for its whole
+   * batch, which answers this call's key exactly as a call of its own would.
    *
    * @param resource the script's class-path resource, e.g. {@code lua/token_bucket.lua}; must be
    *     one of {@link #SCRIPTS}
