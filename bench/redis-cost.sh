@@ -13,11 +13,14 @@
 #   reference   INCRBY k 1; EXPIRE k 60                          (envoyproxy/ratelimit's shape)
 #   fw          MULTI; INCRBY k 1; PEXPIRE k 60000 NX; EXEC      (Sluice fixed window)
 #   fw-script   EVALSHA of the former lua/fixed_window.lua       (for comparison; git history)
-#   tb          EVALSHA lua/token_bucket.lua                     (Sluice token bucket)
+#   tb          EVALSHA lua/token_bucket.lua, one call per round trip carrying its BATCH hits
+#               (Sluice token bucket on one node: a lane combines a batch's hits into one call)
+#   tb-single   EVALSHA lua/token_bucket.lua, one call per hit   (Sluice token bucket on a cluster)
 #   tb-hash     EVALSHA of the former hash-based token bucket    (for comparison; git history)
 #   tb-over, tb-hash-over   the same two on 100 used-up buckets: refused takes (the new one
 #               writes nothing then)
-#   sw          EVALSHA lua/sliding_window.lua                   (Sluice sliding window)
+#   sw          EVALSHA lua/sliding_window.lua, one call per round trip carrying its BATCH hits
+#               (Sluice sliding window on one node; sw-single: one call per hit, a cluster's)
 #   charge      EVALSHA lua/charge.lua, a rate_limits list of two fixed windows (one decision)
 #   charge-tb   EVALSHA lua/charge.lua, one token bucket with charge_denied: false
 #
@@ -28,7 +31,8 @@
 # Env:   DECISIONS=200000 per shape  BATCH=16 decisions per round trip  KEYS=100000 random keys
 #        ROUNDS=3 (each shape's best round is printed: load from other processes only inflates both
 #        figures, commandstats most, as it times wall clock)
-#        SHAPES="reference fw fw-script tb tb-hash tb-over tb-hash-over sw charge charge-tb"
+#        SHAPES="reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw sw-single charge
+#        charge-tb"
 #        REDIS_CPU=1 DRIVER_CPU=0
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +41,7 @@ DECISIONS=${DECISIONS:-200000}
 BATCH=${BATCH:-16}
 KEYS=${KEYS:-100000}
 ROUNDS=${ROUNDS:-3}
-SHAPES=${SHAPES:-reference fw fw-script tb tb-hash tb-over tb-hash-over sw charge charge-tb}
+SHAPES=${SHAPES:-reference fw fw-script tb tb-single tb-hash tb-over tb-hash-over sw sw-single charge charge-tb}
 REDIS_CPU=${REDIS_CPU:-1}
 DRIVER_CPU=${DRIVER_CPU:-0}
 WORK=$(mktemp -d)

@@ -57,9 +57,32 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of the file)
 
 
+def tb_batch(sha, keys, capacity, rate, window_s):
+    """One EVALSHA of the batch-form token_bucket.lua taking 1 token from each key, in order (as a
+    lane on one node sends a batch's token-bucket hits): Redis's TIME (empty time), 4 ARGV per key.
+    """
+    args = [""]
+    for _ in keys:
+        args += [capacity, rate, window_s, 1]
+    return resp("EVALSHA", sha, len(keys), *keys, *args)
+
+
+def sw_batch(sha, keys, limit, window_s):
+    """One EVALSHA of the batch-form sliding_window.lua counting 1 hit on each key, in order:
+    Redis's TIME (empty time), 3 ARGV per key."""
+    args = [""]
+    for _ in keys:
+        args += [limit, window_s, 1]
+    return resp("EVALSHA", sha, len(keys), *keys, *args)
+
+
 def shapes(shas, now_ms):
-    """Per shape: (top-level commands, a function building one decision's commands)."""
+    """Per shape: (top-level commands, a function building one round trip's commands from its
+    decisions' random numbers)."""
     fw_index = now_ms // (FW_WINDOW_S * 1000)
+
+    def each(build):
+        return lambda rs: b"".join(build(r) for r in rs)
 
     def fw_key(r):
         return "fw|60|bench|k=%d|%d" % (r, fw_index)
@@ -80,25 +103,31 @@ def shapes(shas, now_ms):
 
     return {
         "reference": (["incrby", "expire"],
-                      lambda r: resp("INCRBY", fw_key(r), 1) + resp("EXPIRE", fw_key(r), FW_WINDOW_S)),
+                      each(lambda r: resp("INCRBY", fw_key(r), 1) + resp("EXPIRE", fw_key(r), FW_WINDOW_S))),
         "fw": (["multi", "exec"],
-               lambda r: resp("MULTI") + resp("INCRBY", fw_key(r), 1)
-               + resp("PEXPIRE", fw_key(r), FW_WINDOW_S * 1000, "NX") + resp("EXEC")),
+               each(lambda r: resp("MULTI") + resp("INCRBY", fw_key(r), 1)
+                    + resp("PEXPIRE", fw_key(r), FW_WINDOW_S * 1000, "NX") + resp("EXEC"))),
         "fw-script": (["evalsha"],
-                      lambda r: resp("EVALSHA", shas["fw-script"], 1, fw_key(r), 1, FW_WINDOW_S * 1000)),
+                      each(lambda r: resp("EVALSHA", shas["fw-script"], 1, fw_key(r), 1, FW_WINDOW_S * 1000))),
+        # One node: a round trip's token-bucket hits are one script call.
         "tb": (["evalsha"],
-               lambda r: resp("EVALSHA", shas["tb"], 1, "tb|60|bench|k=%d" % r, 1000, 1000, 60, 1)),
+               lambda rs: tb_batch(shas["tb"], ["tb|60|bench|k=%d" % r for r in rs], 1000, 1000, 60)),
+        # A cluster: one call per hit (a script touches one slot).
+        "tb-single": (["evalsha"],
+                      each(lambda r: tb_batch(shas["tb"], ["tb|60|bench|k=%d" % r], 1000, 1000, 60))),
         "tb-hash": (["evalsha"],
-                    lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|60|bench|k=%d" % r, 1000, 1000, 60, 1)),
+                    each(lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|60|bench|k=%d" % r, 1000, 1000, 60, 1))),
         # Refused takes: 100 buckets of 1 token refilling hourly, so all but the first are over.
         "tb-over": (["evalsha"],
-                    lambda r: resp("EVALSHA", shas["tb"], 1, "tb|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1)),
+                    lambda rs: tb_batch(shas["tb"], ["tb|3600|bench|k=%d" % (r % 100) for r in rs], 1, 1, 3600)),
         "tb-hash-over": (["evalsha"],
-                         lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1)),
+                         each(lambda r: resp("EVALSHA", shas["tb-hash"], 1, "tbh|3600|bench|k=%d" % (r % 100), 1, 1, 3600, 1))),
         "sw": (["evalsha"],
-               lambda r: resp("EVALSHA", shas["sw"], 1, "sw|60|bench|k=%d" % r, 1000, 60, 1)),
-        "charge": (["evalsha"], charge_fw),
-        "charge-tb": (["evalsha"], charge_tb),
+               lambda rs: sw_batch(shas["sw"], ["sw|60|bench|k=%d" % r for r in rs], 1000, 60)),
+        "sw-single": (["evalsha"],
+                      each(lambda r: sw_batch(shas["sw"], ["sw|60|bench|k=%d" % r], 1000, 60))),
+        "charge": (["evalsha"], each(charge_fw)),
+        "charge-tb": (["evalsha"], each(charge_tb)),
     }
 
 
@@ -136,7 +165,7 @@ def main():
         for name in a.shapes:
             top, build = shapes(shas, int(time.time() * 1000))[name]
             rng = random.Random(42)
-            batches = [b"".join(build(rng.randrange(a.keys)) for _ in range(a.batch))
+            batches = [build([rng.randrange(a.keys) for _ in range(a.batch)])
                        for _ in range(a.decisions // a.batch)]
             decisions = len(batches) * a.batch
             redis.run(batches[:200])  # warm: scripts compiled, keys of the first batches exist

@@ -1,27 +1,31 @@
--- Token bucket: refill for the time elapsed, then take ARGV[4] tokens if the bucket holds them.
--- The arithmetic is the same, operation for operation, as
--- dev.sluice.store.algorithm.TokenBucketState.take (tested there with a fake clock).
+-- Token bucket, batch form: for each key in turn, refill for the time elapsed, then take its hits if
+-- the bucket holds them. One call carries the token-bucket hits of many requests (a lane's batch
+-- on one Redis node), so Redis pays one script call and one TIME for all of them. The arithmetic is
+-- the same, operation for operation, as dev.sluice.store.algorithm.TokenBucketState.take (tested
+-- there with a fake clock), and the hits are applied in order exactly as one call per hit would.
 --
--- KEYS[1]  the bucket, a string '<tokens> <at>': tokens left, fractional, written with %.17g so the
---          double survives exactly; at, when `tokens` was true, microseconds since the epoch. One
---          string (GET, SET PX) costs Redis less than a hash (HMGET, HSET, PEXPIRE): one call
---          fewer, and the expiry comes with the write.
--- ARGV[1]  capacity (burst), tokens
--- ARGV[2]  refill per window (requests_per_unit), tokens
--- ARGV[3]  window length, seconds
--- ARGV[4]  hits to take, tokens (0 only reads the bucket)
--- ARGV[5]  optional: the time, microseconds since the epoch. Sluice never sends it (instances with
---          skewed clocks would disagree); the fuzz test of this script against TokenBucketState
---          does, to run both at the same instant.
+-- KEYS[i]      bucket i, a string '<tokens> <at>': tokens left, fractional, written with %.17g so
+--              the double survives exactly; at, when `tokens` was true, microseconds since the
+--              epoch. A key may appear more than once: each take sees what the earlier ones left.
+-- ARGV[1]      the time, microseconds since the epoch, or the empty string for Redis's own TIME
+--              (read once per call). Sluice always sends it empty (instances with skewed clocks
+--              would disagree); the fuzz test against TokenBucketState sends an instant.
+-- ARGV[4i-2]   capacity (burst) of bucket i, tokens
+-- ARGV[4i-1]   refill per window (requests_per_unit), tokens
+-- ARGV[4i]     window length, seconds
+-- ARGV[4i+1]   hits to take, tokens (0 only reads the bucket)
 --
--- Time is Redis's own TIME, never the caller's clock, so every instance sees one clock.
--- Writes only when it takes tokens (allowed, hits above 0): SET with PX, the time until the bucket
--- would be full again, at least 1 ms; a missing bucket reads as full, so a full bucket need not be
--- kept. A refused take or a read leaves the bucket, and its expiry, as they were: the stored state
--- still describes the bucket exactly (refill is a function of the time since `at`).
+-- Writes only buckets that took tokens (allowed, hits above 0), each once at the end: SET with PX,
+-- the time until the bucket would be full again after its last such take, at least 1 ms. That is
+-- the state and expiry one call per hit would leave. A missing bucket reads as full, so a full
+-- bucket need not be kept. A refused take or a read leaves the bucket, and its expiry, as they
+-- were: the stored state still describes the bucket exactly (refill is a function of the time
+-- since `at`).
 --
--- Reply, integers only: {allowed, tokens, reset, count}
---   allowed  1 when the hits were taken, 0 when the bucket held too few (nothing taken)
+-- Reply, integers only, 4 per key in KEYS order: {allowed, tokens, reset, count, ...}
+--   allowed  1 when the hits were taken, 0 when the bucket held too few (nothing taken), -1 when
+--            the key holds something that is not a bucket: only that hit fails (its other three
+--            are 0), never the other callers' hits in the same call
 --   tokens   whole tokens left
 --   reset    microseconds until the bucket is full again (allowed), until it holds enough
 --            tokens for the hits (refused), or, for hits above capacity, which no wait can
@@ -29,27 +33,12 @@
 --            rate is 0), never 0
 --   count    capacity minus whole tokens left, plus the refused hits when not allowed
 
-local capacity = tonumber(ARGV[1])
-local window_micros = tonumber(ARGV[3]) * 1000000
-local hits = tonumber(ARGV[4])
-local rate = tonumber(ARGV[2]) / window_micros -- tokens per microsecond
-
 local now
-if ARGV[5] then
-  now = tonumber(ARGV[5])
+if ARGV[1] ~= '' then
+  now = tonumber(ARGV[1])
 else
   local time = redis.call('TIME')
   now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-end
-
-local tokens, at = capacity, now
-local stored = redis.call('GET', KEYS[1])
-if stored then
-  local t, a = string.match(stored, '^(%S+) (%S+)$')
-  tokens, at = tonumber(t), tonumber(a)
-  if tokens == nil or at == nil then
-    return redis.error_reply('ERR not a token bucket: ' .. KEYS[1])
-  end
 end
 
 -- Microseconds until `missing` tokens have dripped in, at most the largest double below 2^63
@@ -57,55 +46,108 @@ end
 -- refills says a window. Inline below, not a local function: a closure per call costs Redis CPU.
 local max_wait = 9223372036854774784
 
-local elapsed = now - at
-if elapsed < 0 then
-  elapsed = 0
-end
-local available = tokens + elapsed * rate
-if available > capacity then
-  available = capacity
-end
-local allowed = hits <= available
-local left = available
-if allowed then
-  left = available - hits
+-- Per key as this call left it: false when the key holds no bucket; else {tokens, at, ttl}, all
+-- nil while the key is missing (each take then reads a full bucket of its own capacity), ttl set
+-- once a take wrote it.
+local buckets = {}
+local order = {} -- keys taken from, in first-take order: each is SET once at the end
+local reply = {}
+
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  local a = 4 * i - 2
+  local capacity = tonumber(ARGV[a])
+  local window_micros = tonumber(ARGV[a + 2]) * 1000000
+  local hits = tonumber(ARGV[a + 3])
+  local rate = tonumber(ARGV[a + 1]) / window_micros -- tokens per microsecond
+
+  local bucket = buckets[key]
+  if bucket == nil then
+    local stored = redis.pcall('GET', key)
+    if stored == false then
+      bucket = {}
+    elseif type(stored) == 'string' then
+      local t, s = string.match(stored, '^(%S+) (%S+)$')
+      t, s = tonumber(t), tonumber(s)
+      bucket = {t, s}
+      if t == nil or s == nil then
+        bucket = false
+      end
+    else
+      bucket = false -- an error reply (WRONGTYPE): a hash or a list under the key
+    end
+    buckets[key] = bucket
+  end
+
+  local r = 4 * i - 3
+  if bucket == false then
+    reply[r], reply[r + 1], reply[r + 2], reply[r + 3] = -1, 0, 0, 0
+  else
+    local tokens, at = capacity, now
+    if bucket[1] ~= nil then
+      tokens, at = bucket[1], bucket[2]
+    end
+    local elapsed = now - at
+    if elapsed < 0 then
+      elapsed = 0
+    end
+    local available = tokens + elapsed * rate
+    if available > capacity then
+      available = capacity
+    end
+    local allowed = hits <= available
+    local left = available
+    if allowed then
+      left = available - hits
+    end
+
+    local until_full = 0
+    local missing = capacity - left
+    if missing > 0 then
+      if rate <= 0 then
+        until_full = window_micros
+      else
+        until_full = math.min(max_wait, math.ceil(missing / rate))
+      end
+    end
+    local until_reset = until_full
+    if hits > capacity or not allowed then
+      -- Over capacity no wait lets it through: a whole bucket's refill time, never 0 (issue 11.10).
+      missing = capacity
+      if hits <= capacity then
+        missing = hits - left
+      end
+      if missing <= 0 then
+        until_reset = 0
+      elseif rate <= 0 then
+        until_reset = window_micros
+      else
+        until_reset = math.min(max_wait, math.ceil(missing / rate))
+      end
+    end
+    local whole = math.floor(left)
+    local count = capacity - whole
+
+    if allowed and hits > 0 then
+      local ttl_millis = math.floor((until_full + 999) / 1000)
+      if ttl_millis < 1 then
+        ttl_millis = 1
+      end
+      if bucket[3] == nil then
+        order[#order + 1] = key
+      end
+      bucket[1], bucket[2], bucket[3] = left, now, ttl_millis
+    end
+    if allowed then
+      reply[r], reply[r + 1], reply[r + 2], reply[r + 3] = 1, whole, until_reset, count
+    else
+      reply[r], reply[r + 1], reply[r + 2], reply[r + 3] = 0, whole, until_reset, count + hits
+    end
+  end
 end
 
-local until_full = 0
-local missing = capacity - left
-if missing > 0 then
-  if rate <= 0 then
-    until_full = window_micros
-  else
-    until_full = math.min(max_wait, math.ceil(missing / rate))
-  end
+for i = 1, #order do
+  local bucket = buckets[order[i]]
+  redis.call('SET', order[i], string.format('%.17g %.0f', bucket[1], bucket[2]), 'PX', bucket[3])
 end
-local until_reset = until_full
-if hits > capacity or not allowed then
-  -- Over capacity no wait lets it through: a whole bucket's refill time, never 0 (issue 11.10).
-  missing = capacity
-  if hits <= capacity then
-    missing = hits - left
-  end
-  if missing <= 0 then
-    until_reset = 0
-  elseif rate <= 0 then
-    until_reset = window_micros
-  else
-    until_reset = math.min(max_wait, math.ceil(missing / rate))
-  end
-end
-local whole = math.floor(left)
-local count = capacity - whole
-
-if allowed and hits > 0 then
-  local ttl_millis = math.floor((until_full + 999) / 1000)
-  if ttl_millis < 1 then
-    ttl_millis = 1
-  end
-  redis.call('SET', KEYS[1], string.format('%.17g %.0f', left, now), 'PX', ttl_millis)
-end
-if allowed then
-  return {1, whole, until_reset, count}
-end
-return {0, whole, until_reset, count + hits}
+return reply

@@ -1,6 +1,7 @@
 package dev.sluice.store.algorithm;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Redis commands an algorithm may queue for one request, sent in the pipeline the request
@@ -21,7 +22,9 @@ public interface RedisBatch {
   String key(String counterKey);
 
   /**
-   * Runs the script (EVALSHA; when Redis lost it, only this call is re-sent with EVAL).
+   * Runs the script (EVALSHA; when Redis lost it, only this call is re-sent with EVAL). A call of
+   * one of {@link #COALESCED_SCRIPTS} may instead join the one call the lane sends for its whole
+   * batch, which answers this call's key exactly as a call of its own would.
    *
    * @param resource the script's class-path resource, e.g. {@code lua/token_bucket.lua}; must be
    *     one of {@link #SCRIPTS}
@@ -58,6 +61,15 @@ public interface RedisBatch {
           INSTANCES_SCRIPT,
           ChargeScript.SCRIPT,
           ChargeScript.REFUND);
+
+  /**
+   * The scripts in batch form, each with its ARGV per key: one call takes many keys, a leading time
+   * argument (empty: Redis's own {@code TIME}) and that many ARGV per key, and answers 4 integers
+   * per key in order, as one call per key would. An algorithm sends one key per {@link #script}
+   * call (the empty time, then its ARGV); on one node the lane combines the calls of its whole
+   * batch into one, on a cluster each goes alone.
+   */
+  Map<String, Integer> COALESCED_SCRIPTS = Map.of(TokenBucket.SCRIPT, 4, SlidingWindow.SCRIPT, 3);
 
   /**
    * A reply, readable once the pipeline was sent.

@@ -2,6 +2,7 @@ package dev.sluice.store.algorithm;
 
 import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreDataException;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.List;
@@ -29,6 +30,12 @@ public final class SlidingWindow implements CountingAlgorithm {
   static final String SCRIPT = "lua/sliding_window.lua";
 
   private static final int REPLY_SIZE = 4;
+
+  /** The script's first reply integer for a key that holds something that is not a window hash. */
+  private static final long NOT_A_WINDOW = -1;
+
+  /** The script's leading time argument when it is to read Redis {@code TIME} itself. */
+  private static final String REDIS_TIME = "";
 
   private SlidingWindow() {}
 
@@ -67,11 +74,13 @@ public final class SlidingWindow implements CountingAlgorithm {
   public RedisBatch.Reply<Usage> takeOnRedis(RedisBatch redis, Hit hit, long nowMillis) {
     List<String> args =
         List.of(
+            REDIS_TIME,
             Long.toString(hit.limit().requestsPerUnit()),
             Long.toString(SlidingWindowEstimate.windowSeconds(hit.limit())),
             Long.toString(hit.hits()));
-    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(baseKey(redis, hit)), args);
-    return () -> usageOf(reply.get());
+    String key = baseKey(redis, hit);
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(key), args);
+    return () -> usageOf(key, reply.get());
   }
 
   /**
@@ -125,12 +134,21 @@ public final class SlidingWindow implements CountingAlgorithm {
     return new SlidingWindowEstimate(0, 0, elapsedMicros);
   }
 
-  /** Reads the script's {@code {allowed, remaining, reset micros, count}} reply. */
-  private static Usage usageOf(Object reply) {
+  /**
+   * Reads the script's {@code {allowed, remaining, reset micros, count}} reply for {@code key}.
+   *
+   * @throws StoreDataException when the key holds something that is not a window hash (the script's
+   *     {@code -1}): only this hit fails, not the others sharing its script call
+   */
+  private static Usage usageOf(String key, Object reply) {
     if (!(reply instanceof List<?> values)
         || values.size() != REPLY_SIZE
         || !values.stream().allMatch(Long.class::isInstance)) {
       throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    if ((Long) values.get(0) == NOT_A_WINDOW) {
+      throw new StoreDataException(
+          "redis: " + key + " holds something that is not a sliding window's hash", null);
     }
     boolean allowed = (Long) values.get(0) == 1L;
     long untilResetMicros = (Long) values.get(2);

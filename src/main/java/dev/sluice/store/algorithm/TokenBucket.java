@@ -3,6 +3,7 @@ package dev.sluice.store.algorithm;
 import dev.sluice.rules.Limit;
 import dev.sluice.store.CounterState;
 import dev.sluice.store.Hit;
+import dev.sluice.store.StoreDataException;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.List;
@@ -31,6 +32,12 @@ public final class TokenBucket implements CountingAlgorithm {
   static final String SCRIPT = "lua/token_bucket.lua";
 
   private static final int REPLY_SIZE = 4;
+
+  /** The script's first reply integer for a key that holds something that is not a bucket. */
+  private static final long NOT_A_BUCKET = -1;
+
+  /** The script's leading time argument when it is to read Redis {@code TIME} itself. */
+  private static final String REDIS_TIME = "";
 
   /** Appended to a bucket's Redis key: the one-string form (see the class comment). */
   static final String REDIS_SUFFIX = "|s";
@@ -88,12 +95,14 @@ public final class TokenBucket implements CountingAlgorithm {
     Limit limit = hit.limit();
     List<String> args =
         List.of(
+            REDIS_TIME,
             Long.toString(limit.burst()),
             Long.toString(limit.requestsPerUnit()),
             Long.toString(TokenBucketState.windowSeconds(limit, nowMillis)),
             Long.toString(hit.hits()));
-    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(redisKey(redis, hit)), args);
-    return () -> usageOf(reply.get());
+    String key = redisKey(redis, hit);
+    RedisBatch.Reply<Object> reply = redis.script(SCRIPT, List.of(key), args);
+    return () -> usageOf(key, reply.get());
   }
 
   /**
@@ -140,12 +149,21 @@ public final class TokenBucket implements CountingAlgorithm {
     throw new StoreException("not a token bucket at " + key + ": " + stored);
   }
 
-  /** Reads the script's {@code {allowed, tokens, reset micros, count}} reply. */
-  private static Usage usageOf(Object reply) {
+  /**
+   * Reads the script's {@code {allowed, tokens, reset micros, count}} reply for {@code key}.
+   *
+   * @throws StoreDataException when the key holds something that is not a bucket (the script's
+   *     {@code -1}): only this hit fails, not the others sharing its script call
+   */
+  private static Usage usageOf(String key, Object reply) {
     if (!(reply instanceof List<?> values)
         || values.size() != REPLY_SIZE
         || !values.stream().allMatch(Long.class::isInstance)) {
       throw new StoreException("unexpected " + SCRIPT + " reply: " + reply);
+    }
+    if ((Long) values.get(0) == NOT_A_BUCKET) {
+      throw new StoreDataException(
+          "redis: " + key + " holds something that is not a token bucket", null);
     }
     boolean allowed = (Long) values.get(0) == 1L;
     long tokens = (Long) values.get(1);

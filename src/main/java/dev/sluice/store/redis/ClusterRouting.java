@@ -118,8 +118,8 @@ final class ClusterRouting implements NodeRouting {
               + uncovered
               + " of "
               + SLOTS
-              + " slots have no master"
-              + " (CLUSTER INFO: cluster_slots_assigned below 16384); keys in them cannot be counted");
+              + " slots have no master (CLUSTER INFO: cluster_slots_assigned below 16384); keys in"
+              + " them cannot be counted");
     }
     return masters.stream().map(this::laneOf).toList();
   }
@@ -173,7 +173,8 @@ final class ClusterRouting implements NodeRouting {
 
   private List<PipelineLane> startLanes(HostAndPort node) {
     List<PipelineLane> started =
-        laneSpec.create(node.toString(), connector.to(node), new AtomicLong());
+        laneSpec.create(
+            new Lanes.Node(node.toString(), connector.to(node), new AtomicLong(), List.of()));
     Lanes.start(started, node.toString());
     return started;
   }

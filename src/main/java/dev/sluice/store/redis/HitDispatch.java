@@ -152,7 +152,7 @@ final class HitDispatch {
     CompletableFuture<List<T>> answer = new CompletableFuture<>();
     lane.<List<HitReply<T>>>submit(
         hits.size(),
-        pipeline -> queue(pipeline, hits, commands, attempt.asking()),
+        lanePipeline -> queue(lanePipeline, hits, commands, attempt.asking()),
         (replies, failure) -> {
           if (failure != null) {
             if (!(failure instanceof StoreDataException)) {
@@ -284,12 +284,12 @@ final class HitDispatch {
 
   /** One batch per hit, so each hit's replies can be told apart (redirected or not). */
   private <T> PendingRequest.Replies<List<HitReply<T>>> queue(
-      Pipeline pipeline, List<Hit> hits, Commands<T> commands, boolean asking) {
+      LanePipeline lane, List<Hit> hits, Commands<T> commands, boolean asking) {
     List<PipelineBatch> batches = new ArrayList<>(hits.size());
     List<RedisBatch.Reply<T>> replies = new ArrayList<>(hits.size());
     PipelineBatch.Options options = asking ? askingOptions : directOptions;
     for (Hit hit : hits) {
-      PipelineBatch batch = new PipelineBatch(pipeline, keys, scripts, options);
+      PipelineBatch batch = new PipelineBatch(lane, keys, scripts, options);
       batches.add(batch);
       replies.add(commands.queue(batch, hit));
     }

@@ -39,14 +39,28 @@ final class Lanes {
     }
 
     /** Lanes to one node sharing a break counter; nothing connects or runs yet. */
-    List<PipelineLane> create(String address, Supplier<Connection> connector, AtomicLong breaks) {
+    List<PipelineLane> create(Node node) {
       List<PipelineLane> lanes = new ArrayList<>(perNode);
       for (int i = 0; i < perNode; i++) {
-        lanes.add(new PipelineLane(this, address, connector, breaks));
+        lanes.add(new PipelineLane(this, node));
       }
       return List.copyOf(lanes);
     }
   }
+
+  /**
+   * One node's lanes: where they connect and what they share.
+   *
+   * @param connector opens a ready connection, or throws {@link JedisException}
+   * @param breaks shared by a store's lanes: how many broken connections any of them has seen
+   * @param coalesced the batch-form scripts whose calls each lane combines into one per batch
+   *     ({@link CoalescedScript}): only where one node holds every key, never on a cluster
+   */
+  record Node(
+      String address,
+      Supplier<Connection> connector,
+      AtomicLong breaks,
+      List<CoalescedScript.Form> coalesced) {}
 
   /**
    * Connects the lanes until one fails (the others connect on their first batch) and starts their

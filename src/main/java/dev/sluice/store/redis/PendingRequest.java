@@ -76,7 +76,7 @@ final class PendingRequest<T> {
   /** Queues one request's commands into a pipeline and says how to read their replies. */
   @FunctionalInterface
   interface Commands<T> {
-    Replies<T> queue(Pipeline pipeline);
+    Replies<T> queue(LanePipeline lane);
   }
 
   /** The replies to one request's commands, read once the pipeline has synced. */

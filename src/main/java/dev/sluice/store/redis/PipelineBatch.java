@@ -36,6 +36,7 @@ final class PipelineBatch implements RedisBatch {
   private static final Rawable NX = RawableFactory.from("NX");
 
   private final Pipeline pipeline;
+  private final Map<String, CoalescedScript> coalesced;
   private final UnaryOperator<String> keys;
   private final Map<String, LuaScript> scripts;
   private final boolean asking;
@@ -48,11 +49,12 @@ final class PipelineBatch implements RedisBatch {
    *     NodeRouting#key})
    */
   PipelineBatch(
-      Pipeline pipeline,
+      LanePipeline lane,
       UnaryOperator<String> keys,
       Map<String, LuaScript> scripts,
       Options options) {
-    this.pipeline = pipeline;
+    this.pipeline = lane.pipeline();
+    this.coalesced = lane.coalesced();
     this.keys = keys;
     this.scripts = scripts;
     this.asking = options.asking();
@@ -145,8 +147,19 @@ final class PipelineBatch implements RedisBatch {
     return keys.apply(counterKey);
   }
 
+  /**
+   * On a lane that combines this script's calls (one node), the call joins the batch's one combined
+   * call ({@link CoalescedScript}), which the lane re-sends itself on NOSCRIPT; otherwise its own
+   * EVALSHA. Never combined behind {@code ASKING}, which covers only the next command.
+   */
   @Override
   public Reply<Object> script(String resource, List<String> keys, List<String> args) {
+    CoalescedScript combined = asking ? null : coalesced.get(resource);
+    if (combined != null) {
+      Reply<Object> reply = combined.add(keys, args);
+      keyed.add(reply);
+      return reply;
+    }
     LuaScript script = scripts.get(resource);
     if (script == null) {
       throw new IllegalArgumentException("not a known script: " + resource);

@@ -8,7 +8,10 @@ import dev.sluice.store.StoreUnreachableException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,6 +72,7 @@ final class PipelineLane implements AutoCloseable {
   private final LaneBacklog backlog;
   private final Patience.Source callers;
   private final Thread writer;
+  private final Map<String, CoalescedScript> coalesced;
   private volatile boolean closed;
 
   // Writer thread only (and the constructing thread before start()).
@@ -82,15 +86,18 @@ final class PipelineLane implements AutoCloseable {
    *     reply timeout (which bounds how long {@link #close} waits), the queue bound, the trace told
    *     about each pipeline, so a trace shows it once however many requests share it, and where
    *     each request's caller {@link Patience} comes from (read on the submitting thread)
-   * @param connector opens a ready connection, or throws {@link
-   *     redis.clients.jedis.exceptions.JedisException}
-   * @param breaks shared by a store's lanes: how many broken connections any of them has seen
+   * @param node where the lane connects, its break counter and the scripts it combines per batch
    */
-  PipelineLane(Lanes.Spec spec, String address, Supplier<Connection> connector, AtomicLong breaks) {
+  PipelineLane(Lanes.Spec spec, Lanes.Node node) {
     this.trace = spec.trace();
-    this.address = address;
-    this.connector = connector;
-    this.breaks = breaks;
+    this.address = node.address();
+    this.connector = node.connector();
+    this.breaks = node.breaks();
+    Map<String, CoalescedScript> combined = new LinkedHashMap<>();
+    for (CoalescedScript.Form form : node.coalesced()) {
+      combined.put(form.script().resource(), new CoalescedScript(form.script(), form.argsPerKey()));
+    }
+    this.coalesced = Collections.unmodifiableMap(combined);
     this.callers = spec.callers();
     // A batch in flight ends within a few timeouts: PING, connect, SCRIPT LOAD, the replies.
     this.closeWait = spec.timeout().multipliedBy(5).plusSeconds(1);
@@ -236,16 +243,29 @@ final class PipelineLane implements AutoCloseable {
     }
   }
 
-  /** One pipeline for the batch; a second one only for script calls that got NOSCRIPT. */
+  /**
+   * One pipeline for the batch, the combined script calls ({@link CoalescedScript}) last, once
+   * every request has queued; a second pipeline only for script calls that got NOSCRIPT.
+   */
   private void send(List<PendingRequest<?>> batch) {
+    for (CoalescedScript script : coalesced.values()) {
+      script.begin();
+    }
+    LanePipeline lanePipeline = new LanePipeline(pipeline, coalesced);
     List<Sent<?>> sent = new ArrayList<>(batch.size());
     for (PendingRequest<?> request : batch) {
-      sent.add(Sent.queue(request, pipeline));
+      sent.add(Sent.queue(request, lanePipeline));
+    }
+    for (CoalescedScript script : coalesced.values()) {
+      script.flush(pipeline);
     }
     pipeline.sync();
     boolean resent = false;
     for (Sent<?> each : sent) {
       resent |= each.replies().resendMissingScripts(pipeline);
+    }
+    for (CoalescedScript script : coalesced.values()) {
+      resent |= script.resendIfNoScript(pipeline);
     }
     if (resent) {
       pipeline.sync();
@@ -314,8 +334,8 @@ final class PipelineLane implements AutoCloseable {
 
   /** A request whose commands are in the pipeline, with the replies to read once it synced. */
   private record Sent<T>(PendingRequest<T> request, PendingRequest.Replies<T> replies) {
-    static <T> Sent<T> queue(PendingRequest<T> request, Pipeline pipeline) {
-      return new Sent<>(request, request.commands().queue(pipeline));
+    static <T> Sent<T> queue(PendingRequest<T> request, LanePipeline lanePipeline) {
+      return new Sent<>(request, request.commands().queue(lanePipeline));
     }
 
     /**

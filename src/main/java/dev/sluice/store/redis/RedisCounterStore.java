@@ -149,7 +149,14 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     AtomicLong breaks = new AtomicLong();
     RedisTopology topology =
         new RedisTopology(connector, settings.endpoint(), breaks, lanes.threads());
-    return new SingleNodeRouting(lanes.create(address, topology, breaks), topology);
+    // One node holds every key, so each lane combines a batch's calls of each batch-form script
+    // (token bucket, sliding window) into one.
+    List<CoalescedScript.Form> coalesced =
+        RedisBatch.COALESCED_SCRIPTS.entrySet().stream()
+            .map(e -> new CoalescedScript.Form(SCRIPTS.get(e.getKey()), e.getValue()))
+            .toList();
+    return new SingleNodeRouting(
+        lanes.create(new Lanes.Node(address, topology, breaks, coalesced)), topology);
   }
 
   /** Each hit by its own algorithm's commands, all in one dispatch. */
@@ -248,8 +255,8 @@ public final class RedisCounterStore implements CounterStore, CounterSync {
     CompletableFuture<String> pong =
         lane.submit(
             1,
-            pipeline -> {
-              Response<String> reply = pipeline.appendCommand(PING);
+            lanePipeline -> {
+              Response<String> reply = lanePipeline.pipeline().appendCommand(PING);
               return reply::get;
             });
     try {

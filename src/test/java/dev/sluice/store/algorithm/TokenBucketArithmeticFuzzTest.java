@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -55,7 +56,7 @@ class TokenBucketArithmeticFuzzTest {
   private static final String FORMER_SCRIPT = resource("lua/former/token_bucket_hash.lua");
   private static final long NOW_BASE = 1_700_000_000_000_000L;
   private static final long TEN_YEARS_MICROS = 10L * Unit.YEAR.seconds() * 1_000_000L;
-  private static final long SHORT_TTL_MILLIS = 5;
+  static final long SHORT_TTL_MILLIS = 5;
   private static final int RANDOM_INPUTS = 3_000;
   private static Jedis jedis;
 
@@ -145,9 +146,11 @@ class TokenBucketArithmeticFuzzTest {
       for (int i = 0; i < STEPS; i++) {
         nowMicros += random.nextInt(4) == 0 ? 0 : random.nextLong(windowMicros / 2);
         long hits = random.nextInt((int) burst + 2);
-        List<String> args = args(limit, hits, nowMicros);
-        List<Long> now = longs(client().eval(SCRIPT, List.of(KEY), args));
-        List<Long> former = longs(client().eval(FORMER_SCRIPT, List.of(FORMER_KEY), args));
+        List<Long> now = longs(client().eval(SCRIPT, List.of(KEY), args(limit, hits, nowMicros)));
+        List<Long> former =
+            longs(
+                client()
+                    .eval(FORMER_SCRIPT, List.of(FORMER_KEY), formerArgs(limit, hits, nowMicros)));
         TokenBucketState.Refill refill = TokenBucketState.Refill.of(limit, nowMicros);
         double available =
             TokenBucketState.available(state.tokens(), state.atMicros(), refill, nowMicros);
@@ -180,6 +183,56 @@ class TokenBucketArithmeticFuzzTest {
     assertThat(differing).as("answers differing of %d", takes).isLessThan(takes / 10);
   }
 
+  /**
+   * One call of the batch script carrying several takes on a few keys in mixed order, as a lane
+   * batch sends them, some keys holding a hash: every answer, every bucket's stored state (bit for
+   * bit) and its expiry are those of the Java twin taking one by one; a hash's takes alone answer
+   * the {@code -1} marker, and the hash is left as it was.
+   */
+  @Test
+  void randomBatches_manyTakesInOneCall_answerAsTheJavaTwinTakingOneByOne() {
+    Random random = new Random(2026);
+    for (int batch = 0; batch < BATCHES; batch++) {
+      long nowMicros = NOW_BASE + random.nextLong(TEN_YEARS_MICROS);
+      int keyCount = 1 + random.nextInt(3);
+      List<BatchedBucket> buckets = new ArrayList<>();
+      for (int k = 0; k < keyCount; k++) {
+        Unit unit = random.nextBoolean() ? Unit.SECOND : Unit.MINUTE;
+        Limit limit =
+            new Limit(random.nextInt(300), unit, Algorithm.TOKEN_BUCKET, random.nextInt(9));
+        BatchedBucket bucket =
+            new BatchedBucket("tb|batch|" + k + "|s", limit, random.nextInt(5) == 0);
+        bucket.store(client(), random.nextBoolean() ? null : stateNear(bucket, nowMicros, random));
+        buckets.add(bucket);
+      }
+      List<String> keys = new ArrayList<>();
+      List<String> args = new ArrayList<>(List.of(Long.toString(nowMicros)));
+      List<Long> expected = new ArrayList<>();
+      for (int t = 1 + random.nextInt(8); t > 0; t--) {
+        BatchedBucket bucket = buckets.get(random.nextInt(keyCount));
+        long hits = random.nextInt((int) bucket.limit.burst() + 2);
+        keys.add(bucket.key);
+        args.addAll(takeArgs(bucket.limit, hits, nowMicros));
+        expected.addAll(bucket.take(hits, nowMicros));
+      }
+      // In one transaction: a bucket kept a few milliseconds must not expire before it is read.
+      Transaction transaction = client().multi();
+      Response<Object> reply = transaction.eval(SCRIPT, keys, args);
+      buckets.forEach(bucket -> bucket.queueReads(transaction));
+      transaction.exec();
+      assertThat(longs(reply.get())).as("batch %d", batch).isEqualTo(expected);
+      buckets.forEach(BatchedBucket::checkStored);
+    }
+  }
+
+  private static final int BATCHES = 1_000;
+
+  private static TokenBucketState stateNear(BatchedBucket bucket, long nowMicros, Random random) {
+    long windowMicros = bucket.limit.unit().seconds() * 1_000_000L;
+    return new TokenBucketState(
+        bucket.limit.burst() * random.nextDouble(), nowMicros - random.nextLong(windowMicros));
+  }
+
   /** Tokens: how close to a tie two roundings of one bucket may answer differently. */
   private static final double TIE = 1e-9;
 
@@ -195,11 +248,7 @@ class TokenBucketArithmeticFuzzTest {
     Usage usage = expected.usage();
     assertThat(ran.reply())
         .as("{allowed, tokens, reset, count} for %s", input)
-        .containsExactly(
-            usage.overLimit() ? 0L : 1L,
-            usage.remaining(),
-            usage.untilReset().getSeconds() * 1_000_000L + usage.untilReset().getNano() / 1000,
-            usage.countAfter());
+        .isEqualTo(replyOf(usage));
     Ran former = runFormerScript(limit, hits, nowMicros, before);
     assertThat(ran.reply()).as("new and former script for %s", input).isEqualTo(former.reply());
 
@@ -243,7 +292,7 @@ class TokenBucketArithmeticFuzzTest {
     return before == null ? expected.state() : before;
   }
 
-  private static String stored(TokenBucketState state) {
+  static String stored(TokenBucketState state) {
     return state == null ? null : Double.toString(state.tokens()) + " " + state.atMicros();
   }
 
@@ -276,19 +325,42 @@ class TokenBucketArithmeticFuzzTest {
     }
     Transaction transaction = client.multi();
     Response<Object> reply =
-        transaction.eval(FORMER_SCRIPT, List.of(FORMER_KEY), args(limit, hits, nowMicros));
+        transaction.eval(FORMER_SCRIPT, List.of(FORMER_KEY), formerArgs(limit, hits, nowMicros));
     Response<String> tokens = transaction.hget(FORMER_KEY, "tokens");
     transaction.exec();
     return new Ran(longs(reply.get()), tokens.get(), 0);
   }
 
+  /** The batch script's arguments for one take: the time first, then the take's four. */
   private static List<String> args(Limit limit, long hits, long nowMicros) {
+    List<String> args = new ArrayList<>();
+    args.add(Long.toString(nowMicros));
+    args.addAll(takeArgs(limit, hits, nowMicros));
+    return args;
+  }
+
+  /** The former script's: the take's four, then the time. */
+  private static List<String> formerArgs(Limit limit, long hits, long nowMicros) {
+    List<String> args = new ArrayList<>(takeArgs(limit, hits, nowMicros));
+    args.add(Long.toString(nowMicros));
+    return args;
+  }
+
+  private static List<String> takeArgs(Limit limit, long hits, long nowMicros) {
     return List.of(
         Long.toString(limit.burst()),
         Long.toString(limit.requestsPerUnit()),
         Long.toString(TokenBucketState.windowSeconds(limit, nowMicros / 1000)),
-        Long.toString(hits),
-        Long.toString(nowMicros));
+        Long.toString(hits));
+  }
+
+  /** What the script answers for a take the Java twin answers {@code usage}. */
+  static List<Long> replyOf(Usage usage) {
+    return List.of(
+        usage.overLimit() ? 0L : 1L,
+        usage.remaining(),
+        usage.untilReset().getSeconds() * 1_000_000L + usage.untilReset().getNano() / 1000,
+        usage.countAfter());
   }
 
   private static List<Long> longs(Object reply) {

@@ -38,19 +38,24 @@ import redis.clients.jedis.args.ExpiryOption;
 class ScriptDeclaredKeysIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
 
-  /** Shadows {@code redis} for the script below it: every keyed call must name a KEYS entry. */
+  /**
+   * Shadows {@code redis} for the script below it: every keyed call (or pcall) must name a KEYS
+   * entry.
+   */
   private static final String CHECK =
       """
       local declared = {}
       for _, key in ipairs(KEYS) do declared[key] = true end
-      local real_call = redis.call
-      local redis = {call = function(command, ...)
-        local key = ...
-        if command ~= 'TIME' and not declared[key] then
-          error('undeclared key: ' .. command .. ' ' .. tostring(key))
+      local function checked(real)
+        return function(command, ...)
+          local key = ...
+          if command ~= 'TIME' and not declared[key] then
+            error('undeclared key: ' .. command .. ' ' .. tostring(key))
+          end
+          return real(command, ...)
         end
-        return real_call(command, ...)
-      end}
+      end
+      local redis = {call = checked(redis.call), pcall = checked(redis.pcall)}
       """;
 
   private final Jedis jedis = redis.client();

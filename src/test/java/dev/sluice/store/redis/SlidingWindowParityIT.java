@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -24,8 +25,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * {@code sliding_window.lua} answers exactly like {@code SlidingWindowEstimate}: the same hits at
- * the same instants of a fake clock, passed to the script as its optional time argument, give
- * identical decisions, remaining, reset and counts, across window boundaries and fractions.
+ * the same instants of a fake clock, passed to the script as its time argument, give identical
+ * decisions, remaining, reset and counts, across window boundaries and fractions.
  */
 class SlidingWindowParityIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
@@ -110,18 +111,68 @@ class SlidingWindowParityIT {
     assertThat(jedis.hgetAll(hit.key())).containsOnlyKeys(Long.toString(first + 5));
   }
 
+  /**
+   * One call of the batch-form script carrying several takes on two counters in mixed order, as a
+   * lane batch sends them, with a key that holds a string among them: each take answers as the
+   * memory store taking them one by one, and the string's take alone answers the {@code -1} marker
+   * (the string is left as it was).
+   */
+  @Test
+  void manyTakesInOneCall_answerAsTakenOneByOne() {
+    Limit limit = sliding(10, Unit.SECOND);
+    String first = "sw|batch-a-" + unique;
+    String second = "sw|batch-b-" + unique;
+    String string = "sw|batch-string-" + unique;
+    jedis.set(string, "not a hash");
+    for (long[] step : STEPS) {
+      clock.advance(Duration.ofMillis(step[0]));
+      List<Hit> takes =
+          List.of(
+              new Hit(first, limit, step[1]),
+              new Hit(second, limit, 1),
+              new Hit(first, limit, 2),
+              new Hit(string, limit, 1),
+              new Hit(second, limit, step[1]));
+      List<String> keys = new ArrayList<>();
+      List<String> args = new ArrayList<>(List.of(Long.toString(nowMicros())));
+      List<Long> expected = new ArrayList<>();
+      for (Hit take : takes) {
+        keys.add(take.key());
+        args.addAll(takeArgs(take));
+        expected.addAll(
+            take.key().equals(string)
+                ? List.of(-1L, 0L, 0L, 0L)
+                : replyOf(memory.acquire(List.of(take)).join().get(0)));
+      }
+      assertThat(jedis.eval(script, keys, args)).as("at %s", clock.instant()).isEqualTo(expected);
+    }
+    assertThat(jedis.get(string)).isEqualTo("not a hash");
+  }
+
+  private long nowMicros() {
+    return clock.instant().getEpochSecond() * 1_000_000L + clock.instant().getNano() / 1000;
+  }
+
+  /** One take's ARGV after the batch script's time argument. */
+  private static List<String> takeArgs(Hit hit) {
+    return List.of(
+        Long.toString(hit.limit().requestsPerUnit()),
+        Long.toString(hit.limit().unit().seconds()),
+        Long.toString(hit.hits()));
+  }
+
+  private static List<Long> replyOf(Usage usage) {
+    return List.of(
+        usage.overLimit() ? 0L : 1L,
+        usage.remaining(),
+        usage.untilReset().toNanos() / 1000,
+        usage.countAfter());
+  }
+
   private Usage onRedis(Hit hit) {
-    long nowMicros =
-        clock.instant().getEpochSecond() * 1_000_000L + clock.instant().getNano() / 1000;
-    Object reply =
-        jedis.eval(
-            script,
-            List.of(hit.key()),
-            List.of(
-                Long.toString(hit.limit().requestsPerUnit()),
-                Long.toString(hit.limit().unit().seconds()),
-                Long.toString(hit.hits()),
-                Long.toString(nowMicros)));
+    List<String> args = new ArrayList<>(List.of(Long.toString(nowMicros())));
+    args.addAll(takeArgs(hit));
+    Object reply = jedis.eval(script, List.of(hit.key()), args);
     List<?> values = (List<?>) reply;
     return new Usage(
         (Long) values.get(0) == 0L,
