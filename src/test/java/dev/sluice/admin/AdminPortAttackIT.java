@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -112,35 +113,20 @@ class AdminPortAttackIT {
   @Test
   void slowClients_trickledHeadersAndSlowJsonBody_areCutOffByTheTimeouts() throws Exception {
     try (SluiceJarProcess sluice = SluiceJarProcess.start("256m", RULES)) {
+      int port = sluice.httpPort();
       String headerTail = "X-Slow: " + "a".repeat(140) + "\r\n\r\n";
       String bodyTail = " ".repeat(150);
-      // Both at once, on two connections: each waits out its own timeout (5 s, 10 s) meanwhile.
-      ExecutorService clients = Executors.newFixedThreadPool(2);
-      Trickle headers;
-      Trickle body;
-      try {
-        Future<Trickle> trickledHeaders =
-            clients.submit(
-                () ->
-                    trickle(
-                        sluice.httpPort(),
-                        "GET /healthcheck HTTP/1.1\r\nHost: sluice\r\n",
-                        headerTail));
-        Future<Trickle> trickledBody =
-            clients.submit(
-                () ->
-                    trickle(
-                        sluice.httpPort(),
-                        "POST /json HTTP/1.1\r\nHost: sluice\r\nContent-Type: application/json\r\n"
-                            + "Content-Length: "
-                            + bodyTail.length()
-                            + "\r\n\r\n",
-                        bodyTail));
-        headers = trickledHeaders.get();
-        body = trickledBody.get();
-      } finally {
-        clients.shutdownNow();
-      }
+      String bodyHead =
+          "POST /json HTTP/1.1\r\nHost: sluice\r\nContent-Type: application/json\r\n"
+              + "Content-Length: "
+              + bodyTail.length()
+              + "\r\n\r\n";
+      List<Trickle> trickled =
+          together(
+              () -> trickle(port, "GET /healthcheck HTTP/1.1\r\nHost: sluice\r\n", headerTail),
+              () -> trickle(port, bodyHead, bodyTail));
+      Trickle headers = trickled.get(0);
+      Trickle body = trickled.get(1);
       System.out.printf("trickled headers: %s%ntrickled /json body: %s%n", headers, body);
 
       assertThat(headers.sent())
@@ -148,8 +134,29 @@ class AdminPortAttackIT {
           .isLessThan(headerTail.length());
       assertThat(body.sent()).as("body bytes sent before the cut").isLessThan(bodyTail.length());
       assertThat(body.answer()).startsWith("HTTP/1.1 408");
-      assertThat(new AdminClient(sluice.httpPort()).get("/healthcheck").statusCode())
-          .isEqualTo(200);
+      assertThat(new AdminClient(port).get("/healthcheck").statusCode()).isEqualTo(200);
+    }
+  }
+
+  /**
+   * Runs the trickles at once, each on a thread and connection of its own, so that their timeouts
+   * (5 s for headers, 10 s for a body) are waited out together; returns them in order.
+   */
+  @SafeVarargs
+  private static List<Trickle> together(Callable<Trickle>... trickles) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(trickles.length);
+    try {
+      List<Future<Trickle>> running = new ArrayList<>();
+      for (Callable<Trickle> trickle : trickles) {
+        running.add(clients.submit(trickle));
+      }
+      List<Trickle> done = new ArrayList<>();
+      for (Future<Trickle> each : running) {
+        done.add(each.get());
+      }
+      return done;
+    } finally {
+      clients.shutdownNow();
     }
   }
 
