@@ -58,8 +58,7 @@ final class RuleFeed {
   static RuleFeed open(
       ServeConfig config, Clock clock, Scheduler scheduler, SluiceMetrics metrics) {
     RuleLoader loader =
-        new RuleLoader(config.rules().defaultAlgorithm(), config.rules().allowEmptyRules())
-            .mergingDomains(config.rules().mergeDomains())
+        new RuleLoader(config.rules().defaultAlgorithm(), config.rules().reading())
             .withDefaultConsistency(config.consistency().defaultConsistency());
     ReloadMetrics reloadMetrics = new ReloadMetrics(metrics);
     LoadResult.Loaded loaded;

@@ -1,5 +1,6 @@
 package dev.sluice.jmh;
 
+import dev.sluice.config.RulesConfig.Reading;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Entry;
 import dev.sluice.rules.RuleSet;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -104,7 +106,8 @@ final class ScaledRules {
       Path dir = Files.createTempDirectory("sluice-jmh");
       try {
         write(dir, 100);
-        LoadResult result = new RuleLoader(Algorithm.FIXED_WINDOW).mergingDomains(true).load(dir);
+        LoadResult result =
+            new RuleLoader(Algorithm.FIXED_WINDOW, Set.of(Reading.MERGE_DOMAINS)).load(dir);
         if (result instanceof LoadResult.Failed failed) {
           throw new IllegalStateException("generated rules do not load: " + failed.problems());
         }

@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.RulesConfig;
 import dev.sluice.config.RulesSettings;
 import dev.sluice.config.SettingValues;
 import dev.sluice.rules.Algorithm;
@@ -27,8 +28,7 @@ final class RulesOptions {
 
   /** A loader configured as these settings say. */
   RuleLoader loader() {
-    return new RuleLoader(defaultAlgorithm(), values.get(RulesSettings.ALLOW_EMPTY_RULES))
-        .mergingDomains(values.get(RulesSettings.MERGE_DOMAINS))
+    return new RuleLoader(defaultAlgorithm(), RulesConfig.reading(values))
         .withDefaultConsistency(values.get(RulesSettings.DEFAULT_CONSISTENCY));
   }
 }

@@ -46,11 +46,6 @@ public record RulesConfig(
     return reading.contains(Reading.ALLOW_EMPTY_RULES);
   }
 
-  /** Whether files may share a domain, see {@link Reading#MERGE_DOMAINS}. */
-  public boolean mergeDomains() {
-    return reading.contains(Reading.MERGE_DOMAINS);
-  }
-
   /** {@code path}, checked every second, fixed windows, strict reading. */
   public static RulesConfig of(Path path) {
     return new RulesConfig(path, Duration.ofSeconds(1), Algorithm.FIXED_WINDOW, Set.of());
@@ -58,6 +53,15 @@ public record RulesConfig(
 
   /** From the declared settings. */
   public static RulesConfig from(SettingValues values) {
+    return new RulesConfig(
+        values.get(RulesSettings.CONFIG),
+        values.get(ServeSettings.RELOAD_INTERVAL),
+        values.get(RulesSettings.DEFAULT_ALGORITHM),
+        reading(values));
+  }
+
+  /** The reading the declared settings ask for (also {@code check}'s, which has no reload). */
+  public static Set<Reading> reading(SettingValues values) {
     Set<Reading> reading = EnumSet.noneOf(Reading.class);
     if (values.get(RulesSettings.ALLOW_EMPTY_RULES)) {
       reading.add(Reading.ALLOW_EMPTY_RULES);
@@ -65,10 +69,6 @@ public record RulesConfig(
     if (values.get(RulesSettings.MERGE_DOMAINS)) {
       reading.add(Reading.MERGE_DOMAINS);
     }
-    return new RulesConfig(
-        values.get(RulesSettings.CONFIG),
-        values.get(ServeSettings.RELOAD_INTERVAL),
-        values.get(RulesSettings.DEFAULT_ALGORITHM),
-        reading);
+    return reading;
   }
 }

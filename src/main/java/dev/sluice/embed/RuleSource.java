@@ -74,7 +74,7 @@ sealed interface RuleSource {
   }
 
   private static RuleLoader loader() {
-    return new RuleLoader(Algorithm.FIXED_WINDOW, false);
+    return new RuleLoader(Algorithm.FIXED_WINDOW, Set.of());
   }
 
   private static LoadResult.Loaded loadedOrThrow(LoadResult result) {

@@ -26,6 +26,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +48,15 @@ class AdminPortAttackIT {
           rate_limit: {unit: minute, requests_per_unit: 5}
       """;
   private static final String TOKEN = "attack-test-token-0123456789";
+  private static final int ONE_BYTE_CONNECTIONS = 50;
+
+  /**
+   * The longest the one-byte attack holds; it ends sooner, once the server has cut every one of its
+   * connections at the header timeout (5 s by default) and each was opened again, so the probes
+   * have seen the server under the attack and through its cuts.
+   */
   private static final Duration ATTACK = Duration.ofSeconds(15);
+
   private static final Duration PROBE_EVERY = Duration.ofMillis(500);
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
   private static final Duration TRICKLE_PACE = Duration.ofMillis(200);
@@ -57,7 +69,8 @@ class AdminPortAttackIT {
       // One probe before the attack, so class loading on either side is not counted against it.
       assertThat(new AdminClient(sluice.httpPort()).get("/healthcheck").statusCode())
           .isEqualTo(200);
-      try (OneByteConnections attack = new OneByteConnections(sluice.httpPort(), 50)) {
+      try (OneByteConnections attack =
+          new OneByteConnections(sluice.httpPort(), ONE_BYTE_CONNECTIONS)) {
         probeDuringAttack(sluice, attack);
       }
       assertThat(sluice.isAlive()).isTrue();
@@ -71,8 +84,9 @@ class AdminPortAttackIT {
     List<String> failures = new ArrayList<>();
     List<Long> millis = new ArrayList<>();
     long start = System.nanoTime();
-    int probes = (int) (ATTACK.toMillis() / PROBE_EVERY.toMillis());
-    for (int i = 0; i < probes; i++) {
+    int maxProbes = (int) (ATTACK.toMillis() / PROBE_EVERY.toMillis());
+    int probes = 0;
+    for (int i = 0; i < maxProbes && attack.reopened() < ONE_BYTE_CONNECTIONS; i++, probes++) {
       attack.holdUntil(start + i * PROBE_EVERY.toNanos());
       long sent = System.nanoTime();
       try {
@@ -99,18 +113,20 @@ class AdminPortAttackIT {
   @Test
   void slowClients_trickledHeadersAndSlowJsonBody_areCutOffByTheTimeouts() throws Exception {
     try (SluiceJarProcess sluice = SluiceJarProcess.start("256m", RULES)) {
+      int port = sluice.httpPort();
       String headerTail = "X-Slow: " + "a".repeat(140) + "\r\n\r\n";
-      Trickle headers =
-          trickle(sluice.httpPort(), "GET /healthcheck HTTP/1.1\r\nHost: sluice\r\n", headerTail);
       String bodyTail = " ".repeat(150);
-      Trickle body =
-          trickle(
-              sluice.httpPort(),
-              "POST /json HTTP/1.1\r\nHost: sluice\r\nContent-Type: application/json\r\n"
-                  + "Content-Length: "
-                  + bodyTail.length()
-                  + "\r\n\r\n",
-              bodyTail);
+      String bodyHead =
+          "POST /json HTTP/1.1\r\nHost: sluice\r\nContent-Type: application/json\r\n"
+              + "Content-Length: "
+              + bodyTail.length()
+              + "\r\n\r\n";
+      List<Trickle> trickled =
+          together(
+              () -> trickle(port, "GET /healthcheck HTTP/1.1\r\nHost: sluice\r\n", headerTail),
+              () -> trickle(port, bodyHead, bodyTail));
+      Trickle headers = trickled.get(0);
+      Trickle body = trickled.get(1);
       System.out.printf("trickled headers: %s%ntrickled /json body: %s%n", headers, body);
 
       assertThat(headers.sent())
@@ -118,8 +134,29 @@ class AdminPortAttackIT {
           .isLessThan(headerTail.length());
       assertThat(body.sent()).as("body bytes sent before the cut").isLessThan(bodyTail.length());
       assertThat(body.answer()).startsWith("HTTP/1.1 408");
-      assertThat(new AdminClient(sluice.httpPort()).get("/healthcheck").statusCode())
-          .isEqualTo(200);
+      assertThat(new AdminClient(port).get("/healthcheck").statusCode()).isEqualTo(200);
+    }
+  }
+
+  /**
+   * Runs the trickles at once, each on a thread and connection of its own, so that their timeouts
+   * (5 s for headers, 10 s for a body) are waited out together; returns them in order.
+   */
+  @SafeVarargs
+  private static List<Trickle> together(Callable<Trickle>... trickles) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(trickles.length);
+    try {
+      List<Future<Trickle>> running = new ArrayList<>();
+      for (Callable<Trickle> trickle : trickles) {
+        running.add(clients.submit(trickle));
+      }
+      List<Trickle> done = new ArrayList<>();
+      for (Future<Trickle> each : running) {
+        done.add(each.get());
+      }
+      return done;
+    } finally {
+      clients.shutdownNow();
     }
   }
 

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 11.4: attacker-chosen strings must not fill the heap, and the admin port must keep
  * answering. The packaged jar runs with a 64 MB heap ({@code -XX:+ExitOnOutOfMemoryError}, so an
  * out-of-memory anywhere ends the process and cannot hide in a log) and a memory-store key-only
- * rule capped at 5,000 counters, then takes 60,000 requests with distinct 1,000-byte values (about
- * 70 MB of keys if they were all kept: more than the heap), 20,000 distinct unknown domains at the
+ * rule capped at 500 counters, then takes 10,000 requests with distinct 8,000-byte values (about 80
+ * MB of keys if they were all kept: more than the heap), 20,000 distinct unknown domains at the
  * 256-byte limit and 40 domains of 1 MB (refused as too long), from 4 threads, while another thread
  * keeps asking {@code /healthcheck} and {@code /metrics}. Every health and metrics call during and
  * after the flood answers 200, the process is alive with no OutOfMemoryError in its output, and
@@ -55,8 +55,11 @@ class MemoryPressureIT {
   private static final Pattern EVICTIONS =
       Pattern.compile("(?m)^sluice_memory_evictions_total(?:\\{[^}]*\\})? ([0-9.eE+]+)$");
 
-  private static final int MAX_COUNTERS = 5_000;
-  private static final int DISTINCT_VALUES = 60_000;
+  // Few large values rather than many small ones: the same 80 MB for a sixth of the calls (the
+  // value limit, --max-value-bytes, is 8,192 bytes).
+  private static final int MAX_COUNTERS = 500;
+  private static final int DISTINCT_VALUES = 10_000;
+  private static final int VALUE_BYTES = 8_000;
   private static final int UNKNOWN_DOMAINS = 20_000;
   private static final int HUGE_DOMAINS = 40;
   private static final int THREADS = 4;
@@ -133,7 +136,7 @@ class MemoryPressureIT {
   private static void flood(ManagedChannel channel, int thread) {
     RateLimitServiceGrpc.RateLimitServiceBlockingStub stub =
         RateLimitServiceGrpc.newBlockingStub(channel);
-    String padding = "v".repeat(1_000 - 12);
+    String padding = "v".repeat(VALUE_BYTES - 12);
     for (int i = thread; i < DISTINCT_VALUES; i += THREADS) {
       String value = String.format("%012d", i) + padding;
       call(stub, request("flood", descriptor("user", value)));

@@ -1,5 +1,6 @@
 package dev.sluice.rules.load;
 
+import dev.sluice.config.RulesConfig.Reading;
 import dev.sluice.rules.Algorithm;
 import dev.sluice.rules.Consistency;
 import dev.sluice.rules.DomainSpec;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Loads YAML rule files into a {@link RuleSet}: one domain per file, envoyproxy/ratelimit's format
@@ -26,45 +28,37 @@ public final class RuleLoader {
       Comparator.comparing(RuleProblem::file).thenComparingInt(RuleProblem::line);
 
   private final RuleFileParser parser;
-  private final boolean allowEmpty;
-  private final boolean mergeDomains;
+  private final Set<Reading> reading;
 
   /**
-   * Loads zero rules as a valid (empty) rule set: for tests and tools; {@code serve} and {@code
-   * check} use {@link #RuleLoader(Algorithm, boolean)} with the operator's choice.
+   * Loads zero rules as a valid (empty) rule set, one domain per file: for tests and tools; {@code
+   * serve} and {@code check} use {@link #RuleLoader(Algorithm, Set)} with the operator's choice.
    *
    * @param defaultAlgorithm the algorithm of rules that do not name one
    */
   public RuleLoader(Algorithm defaultAlgorithm) {
-    this(defaultAlgorithm, true);
+    this(defaultAlgorithm, Set.of(Reading.ALLOW_EMPTY_RULES));
   }
 
   /**
-   * @param allowEmpty when false, a load that finds no rule at all (an emptied directory, or an
-   *     {@code rm -rf} that has removed every file but not yet the directory) fails: zero rules
-   *     limit nothing, so serving them silently would switch limiting off for everyone
+   * @param reading what this loader allows beyond its strict default, empty for none. Without
+   *     {@link Reading#ALLOW_EMPTY_RULES} a load that finds no rule at all (an emptied directory,
+   *     or an {@code rm -rf} that has removed every file but not yet the directory) fails: zero
+   *     rules limit nothing, so serving them silently would switch limiting off for everyone. With
+   *     {@link Reading#MERGE_DOMAINS} files may share a domain (the reference's
+   *     MERGE_DOMAIN_CONFIG), adding top-level descriptors to it ({@link DomainMerge}); otherwise a
+   *     domain is one file's.
    */
-  public RuleLoader(Algorithm defaultAlgorithm, boolean allowEmpty) {
-    this.parser =
+  public RuleLoader(Algorithm defaultAlgorithm, Set<Reading> reading) {
+    this(
         new RuleFileParser(
-            Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"), Consistency.EXACT);
-    this.allowEmpty = allowEmpty;
-    this.mergeDomains = false;
+            Objects.requireNonNull(defaultAlgorithm, "defaultAlgorithm"), Consistency.EXACT),
+        reading);
   }
 
-  private RuleLoader(RuleFileParser parser, boolean allowEmpty, boolean mergeDomains) {
+  private RuleLoader(RuleFileParser parser, Set<Reading> reading) {
     this.parser = parser;
-    this.allowEmpty = allowEmpty;
-    this.mergeDomains = mergeDomains;
-  }
-
-  /**
-   * This loader, where {@code merge} lets files share a domain (the reference's
-   * MERGE_DOMAIN_CONFIG), adding top-level descriptors to it ({@link DomainMerge}); otherwise a
-   * domain is one file's.
-   */
-  public RuleLoader mergingDomains(boolean merge) {
-    return new RuleLoader(parser, allowEmpty, merge);
+    this.reading = Set.copyOf(reading);
   }
 
   /**
@@ -72,7 +66,7 @@ public final class RuleLoader {
    * {@link Consistency#EXACT}); a rule whose algorithm that mode cannot count is a load error.
    */
   public RuleLoader withDefaultConsistency(Consistency consistency) {
-    return new RuleLoader(parser.withDefaultConsistency(consistency), allowEmpty, mergeDomains);
+    return new RuleLoader(parser.withDefaultConsistency(consistency), reading);
   }
 
   /**
@@ -107,7 +101,7 @@ public final class RuleLoader {
       Path path, List<ParsedFile> parsed, List<RuleProblem> problems, String version) {
     parsed.forEach(file -> problems.addAll(file.problems()));
     List<DomainSpec> specs;
-    if (mergeDomains && problems.isEmpty()) {
+    if (reading.contains(Reading.MERGE_DOMAINS) && problems.isEmpty()) {
       DomainMerge.Result merged = DomainMerge.merge(parsed);
       problems.addAll(merged.problems());
       specs = merged.domains();
@@ -125,7 +119,7 @@ public final class RuleLoader {
       // The checks above mirror compile's; reaching this is a loader bug, still not a crash.
       return failed(List.of(new RuleProblem(path, 0, e.getMessage())));
     }
-    if (!allowEmpty && rules.rules().isEmpty()) {
+    if (!reading.contains(Reading.ALLOW_EMPTY_RULES) && rules.rules().isEmpty()) {
       return failed(List.of(new RuleProblem(path, 0, noRules(parsed.size()))));
     }
     List<Path> files = parsed.stream().map(file -> file.file().path()).toList();

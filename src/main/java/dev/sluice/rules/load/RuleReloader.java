@@ -88,8 +88,7 @@ public final class RuleReloader implements AutoCloseable {
       Listener listener) {
     this(
         rules,
-        new RuleLoader(rules.defaultAlgorithm(), rules.allowEmptyRules())
-            .mergingDomains(rules.mergeDomains()),
+        new RuleLoader(rules.defaultAlgorithm(), rules.reading()),
         initial,
         clock,
         scheduler,

@@ -3,6 +3,7 @@ package dev.sluice.rules.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.RulesConfig;
+import dev.sluice.config.RulesConfig.Reading;
 import dev.sluice.config.RulesSettings;
 import dev.sluice.config.ServeSettings;
 import dev.sluice.config.SettingValues;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,7 @@ class EmptyRulesTest {
   @TempDir Path dir;
 
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
-  private final RuleLoader refusing = new RuleLoader(Algorithm.FIXED_WINDOW, false);
+  private final RuleLoader refusing = new RuleLoader(Algorithm.FIXED_WINDOW, Set.of());
 
   private static final String RULES =
       """
@@ -43,7 +45,7 @@ class EmptyRulesTest {
                 .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
                 .set(RulesSettings.ALLOW_EMPTY_RULES, allowEmpty)
                 .build());
-    RuleLoader loader = new RuleLoader(Algorithm.FIXED_WINDOW, allowEmpty);
+    RuleLoader loader = new RuleLoader(Algorithm.FIXED_WINDOW, rules.reading());
     LoadResult.Loaded initial = (LoadResult.Loaded) loader.load(dir);
     return new RuleReloader(rules, initial, clock, clock, new Ignored());
   }
@@ -73,7 +75,8 @@ class EmptyRulesTest {
 
   @Test
   void load_emptyDirectoryWhenAllowed_isZeroDomains() {
-    LoadResult result = new RuleLoader(Algorithm.FIXED_WINDOW, true).load(dir);
+    LoadResult result =
+        new RuleLoader(Algorithm.FIXED_WINDOW, Set.of(Reading.ALLOW_EMPTY_RULES)).load(dir);
 
     assertThat(result)
         .isInstanceOfSatisfying(

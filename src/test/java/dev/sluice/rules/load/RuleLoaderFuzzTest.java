@@ -7,6 +7,7 @@ import dev.sluice.rules.Algorithm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * Arbitrary bytes as a rule file: the loader answers rules or problems that name the file (with a
@@ -16,7 +17,7 @@ import java.nio.file.Path;
  * fuzz -Dtest=RuleLoaderFuzzTest test} fuzzes.
  */
 class RuleLoaderFuzzTest {
-  private static final RuleLoader LOADER = new RuleLoader(Algorithm.FIXED_WINDOW, false);
+  private static final RuleLoader LOADER = new RuleLoader(Algorithm.FIXED_WINDOW, Set.of());
 
   @FuzzTest(maxDuration = "5m")
   void anyBytes_areRulesOrFileLineProblems(byte[] bytes) throws IOException {

@@ -78,7 +78,8 @@ class RuleReloaderTest {
                 .set(ServeSettings.RELOAD_INTERVAL, Duration.ofSeconds(1))
                 .set(RulesSettings.MERGE_DOMAINS, true)
                 .build());
-    LoadResult.Loaded initial = (LoadResult.Loaded) loader.mergingDomains(true).load(dir);
+    LoadResult.Loaded initial =
+        (LoadResult.Loaded) new RuleLoader(Algorithm.FIXED_WINDOW, merging.reading()).load(dir);
     RuleReloader reloader = new RuleReloader(merging, initial, clock, clock, listener);
 
     Files.writeString(dir.resolve("a.yaml"), rules("a", 7));
