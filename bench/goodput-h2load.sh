@@ -20,6 +20,7 @@
 # Usage: bench/goodput-h2load.sh            (builds target/sluice.jar when missing)
 # Env:   LOADS="2 4"  DURATION=8 (s)  WARMUP=20 (s)  CLIENTS=2  STREAMS=64  OPEN_CLIENTS=4
 #        OPEN_STREAMS=1024  DEADLINE_US=20000  DESCRIPTORS=1
+#        SERVE_ARGS (extra `sluice serve` flags, e.g. --grpc-max-concurrent-calls-per-connection 32)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOADS=${LOADS:-2 4}
@@ -74,7 +75,7 @@ PIDS+=($!)
 # shellcheck disable=SC2086
 taskset -c 1 java $JOPTS -jar "$JAR" serve --config "$WORK/rules" --store redis \
   --redis-url "redis://127.0.0.1:$REDIS_PORT" --grpc-port "$GRPC_PORT" --http-port "$HTTP_PORT" \
-  --failure-mode error >"$WORK/serve.log" 2>&1 &
+  --failure-mode error ${SERVE_ARGS:-} >"$WORK/serve.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$HTTP_PORT/healthcheck" >/dev/null && break; sleep 0.2; done
 URL="http://127.0.0.1:$GRPC_PORT/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit"
