@@ -55,4 +55,19 @@ public final class Hammer {
     }
     return allowed.get();
   }
+
+  /**
+   * Runs {@code action} {@code attemptsPerThread} times on each of {@code threads}, released
+   * together.
+   */
+  public static void run(int threads, int attemptsPerThread, Runnable action) throws Exception {
+    countAllowed(
+        threads,
+        attemptsPerThread,
+        t ->
+            () -> {
+              action.run();
+              return true;
+            });
+  }
 }

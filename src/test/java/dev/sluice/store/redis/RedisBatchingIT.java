@@ -10,6 +10,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.store.algorithm.FixedWindow;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Duration;
@@ -18,11 +19,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +80,9 @@ class RedisBatchingIT {
     RedisProbe.Snapshot first = RedisProbe.snapshot(admin);
     RedisProbe.Snapshot before = RedisProbe.snapshot(admin);
 
-    hammer(
+    Hammer.run(
+        THREADS,
+        REQUESTS_PER_THREAD,
         () -> {
           List<Usage> usages = store.acquire(request).join();
           windowAllowed.addAndGet(usages.get(0).overLimit() ? 0 : 1);
@@ -110,7 +108,10 @@ class RedisBatchingIT {
   @Test
   void acquire_loneRequestAfterABurst_isStillOneRoundTrip() throws Exception {
     RedisCounterStore store = open(2);
-    hammer(() -> store.acquire(List.of(new Hit(key("burst"), HOURLY, 1))).join());
+    Hammer.run(
+        THREADS,
+        REQUESTS_PER_THREAD,
+        () -> store.acquire(List.of(new Hit(key("burst"), HOURLY, 1))).join());
     List<Hit> lone =
         List.of(
             new Hit(key("lone-a"), HOURLY, 1),
@@ -169,31 +170,5 @@ class RedisBatchingIT {
     List<Usage> usages = store.acquire(large).join();
     assertThat(usages).extracting(Usage::countAfter).startsWith(1L, 2L).endsWith(611L, 612L);
     assertThat(usages).extracting(Usage::overLimit).containsOnly(false);
-  }
-
-  /** Runs {@code action} {@link #REQUESTS_PER_THREAD} times on each of {@link #THREADS}. */
-  private static void hammer(Runnable action) throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
-                    action.run();
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> future : futures) {
-        future.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

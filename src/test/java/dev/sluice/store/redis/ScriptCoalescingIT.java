@@ -12,6 +12,7 @@ import dev.sluice.store.Hit;
 import dev.sluice.store.StoreDataException;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.FakeClock;
+import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.testing.StallingProxy;
 import dev.sluice.threads.DaemonThreadFactory;
@@ -21,10 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -91,7 +88,10 @@ class ScriptCoalescingIT {
     AtomicInteger allowed = new AtomicInteger();
     RedisProbe.Snapshot before = RedisProbe.snapshot(admin);
 
-    hammer(() -> allowed.addAndGet(store.acquire(List.of(hit)).join().get(0).overLimit() ? 0 : 1));
+    Hammer.run(
+        THREADS,
+        REQUESTS_PER_THREAD,
+        () -> allowed.addAndGet(store.acquire(List.of(hit)).join().get(0).overLimit() ? 0 : 1));
 
     RedisProbe.Snapshot after = RedisProbe.snapshot(admin);
     int decisions = THREADS * REQUESTS_PER_THREAD;
@@ -211,31 +211,5 @@ class ScriptCoalescingIT {
     proxy.resume();
     held.join();
     return batch;
-  }
-
-  /** Runs {@code action} {@link #REQUESTS_PER_THREAD} times on each of {@link #THREADS}. */
-  private static void hammer(Runnable action) throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < REQUESTS_PER_THREAD; i++) {
-                    action.run();
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> future : futures) {
-        future.get(120, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }
