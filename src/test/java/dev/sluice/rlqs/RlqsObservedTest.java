@@ -3,7 +3,6 @@ package dev.sluice.rlqs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.RlqsConfig;
 import dev.sluice.metrics.RlqsMetrics;
 import dev.sluice.metrics.SluiceMetrics;
@@ -11,10 +10,6 @@ import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.InlineRules;
 import dev.sluice.tracing.OtelTracing;
 import dev.sluice.tracing.Tracing;
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -26,9 +21,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,59 +49,35 @@ class RlqsObservedTest {
   private final List<SpanData> spans = new CopyOnWriteArrayList<>();
   private final SdkTracerProvider provider =
       SdkTracerProvider.builder().addSpanProcessor(new Ended()).build();
-  private final List<SimulatedEnvoy> envoys = new ArrayList<>();
   private RlqsService service;
-  private Server server;
-  private ManagedChannel channel;
+  private InProcessRlqs served;
 
   private void start(Tracing tracing) throws IOException {
     RlqsMetrics rlqs = new SluiceMetrics(new PrometheusRegistry()).rlqs();
     RlqsConfig config = new RlqsConfig(true, INTERVAL, INTERVAL.multipliedBy(3), 100, 10);
-    Quotas quotas =
-        new Quotas(
-            new QuotaBook(),
-            DemandBoard.ALONE,
-            new Quotas.Settings(FailureMode.ERROR, 1, config.assignmentTtl()),
-            clock,
-            rlqs);
+    Quotas quotas = InProcessRlqs.quotasAlone(config, clock, rlqs);
     service =
         new RlqsService(
             new QuotaStream.Context(
                 config, () -> InlineRules.load(RULES), quotas, clock, rlqs, new ReportTally()),
             tracing);
-    String name = InProcessServerBuilder.generateName();
-    server =
-        InProcessServerBuilder.forName(name)
-            .directExecutor()
-            .addService(service.definition())
-            .build()
-            .start();
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    served = InProcessRlqs.serve(service, clock, INTERVAL);
   }
 
   @AfterEach
   void stop() {
-    envoys.forEach(SimulatedEnvoy::close);
-    if (channel != null) {
-      channel.shutdownNow();
-      server.shutdownNow();
+    if (served != null) {
+      served.close();
     }
     provider.close();
   }
 
   private SimulatedEnvoy envoy(String bucket, double demand) {
-    SimulatedEnvoy envoy =
-        new SimulatedEnvoy(channel, "edge", Map.of("name", bucket), demand, INTERVAL);
-    envoys.add(envoy);
-    return envoy;
+    return served.envoy(bucket, demand);
   }
 
   private void steps(int count) {
-    for (int i = 0; i < count; i++) {
-      envoys.forEach(SimulatedEnvoy::step);
-      clock.advance(INTERVAL);
-      service.turn();
-    }
+    served.steps(count);
   }
 
   @Test
@@ -150,8 +119,7 @@ class RlqsObservedTest {
       start(tracing);
       envoy("api", 120);
       envoy("api", 20);
-      envoys.forEach(SimulatedEnvoy::step);
-      clock.advance(INTERVAL);
+      served.reportAll();
 
       // The first reports were answered before both demands were known; this turn pushes shares.
       service.turn();

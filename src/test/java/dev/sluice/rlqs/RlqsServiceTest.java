@@ -3,7 +3,6 @@ package dev.sluice.rlqs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.sluice.config.FailureMode;
 import dev.sluice.config.RlqsConfig;
 import dev.sluice.metrics.RlqsMetrics;
 import dev.sluice.metrics.SluiceMetrics;
@@ -13,19 +12,12 @@ import dev.sluice.testing.InlineRules;
 import io.envoyproxy.envoy.service.rate_limit_quota.v3.RateLimitQuotaUsageReports;
 import io.envoyproxy.envoy.type.v3.RateLimitStrategy;
 import io.envoyproxy.envoy.type.v3.RateLimitStrategy.BlanketRule;
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
 import io.grpc.Status;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,29 +47,14 @@ class RlqsServiceTest {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L);
   private final AtomicReference<RuleSet> rules = new AtomicReference<>(InlineRules.load(RULES));
   private final SluiceMetrics metrics = new SluiceMetrics(new PrometheusRegistry());
-  private final List<SimulatedEnvoy> envoys = new ArrayList<>();
   private RlqsService service;
-  private Server server;
-  private ManagedChannel channel;
+  private InProcessRlqs served;
 
   private void start(RlqsConfig config) throws IOException {
     RlqsMetrics rlqs = metrics.rlqs();
-    Quotas quotas =
-        new Quotas(
-            new QuotaBook(),
-            DemandBoard.ALONE,
-            new Quotas.Settings(FailureMode.ERROR, 1, config.assignmentTtl()),
-            clock,
-            rlqs);
+    Quotas quotas = InProcessRlqs.quotasAlone(config, clock, rlqs);
     service = new RlqsService(config, rules::get, quotas, clock, rlqs);
-    String name = InProcessServerBuilder.generateName();
-    server =
-        InProcessServerBuilder.forName(name)
-            .directExecutor()
-            .addService(service.definition())
-            .build()
-            .start();
-    channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    served = InProcessRlqs.serve(service, clock, INTERVAL);
   }
 
   private void start() throws IOException {
@@ -86,26 +63,17 @@ class RlqsServiceTest {
 
   @AfterEach
   void stop() {
-    envoys.forEach(SimulatedEnvoy::close);
-    if (channel != null) {
-      channel.shutdownNow();
-      server.shutdownNow();
+    if (served != null) {
+      served.close();
     }
   }
 
-  private SimulatedEnvoy envoy(String name, double demand) {
-    SimulatedEnvoy envoy =
-        new SimulatedEnvoy(channel, "edge", Map.of("name", name), demand, INTERVAL);
-    envoys.add(envoy);
-    return envoy;
+  private SimulatedEnvoy envoy(String bucket, double demand) {
+    return served.envoy(bucket, demand);
   }
 
   private void steps(int count) {
-    for (int i = 0; i < count; i++) {
-      envoys.forEach(SimulatedEnvoy::step);
-      clock.advance(INTERVAL);
-      service.turn();
-    }
+    served.steps(count);
   }
 
   @Test
@@ -147,7 +115,7 @@ class RlqsServiceTest {
     assertThat(first.admittedRate(4)).isCloseTo(50, within(3.0));
 
     second.close();
-    envoys.remove(second);
+    served.forget(second);
     // The new, larger bucket starts full (max_tokens, 0.2 s of the share), which a demand
     // 20 % over the share drains in 2 reports.
     steps(10);
@@ -224,7 +192,7 @@ class RlqsServiceTest {
     assertThat(noDomain.ended().map(Status::getCode)).contains(Status.Code.INVALID_ARGUMENT);
     assertThat(noDomain.ended().get().getDescription())
         .isEqualTo("the first report must name a domain");
-    envoys.remove(noDomain);
+    served.forget(noDomain);
     steps(2);
     assertThat(good.ended()).isEmpty();
     assertThat(good.strategy()).isPresent();
