@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Goodput under overload with Envoy's 20 ms deadline, offered by h2load (Debian nghttp2-client, C,
-# ~3 us per request) rather than the JVM generator of bench/goodput.sh, which on this 2-core box
+# ~3 us per request) rather than the JVM generator (`sluice bench --rate --deadline`), which on this 2-core box
 # could not offer 2x the server's capacity and still read every answer in time.
 #
 # Sluice serves the Redis token bucket on one hot key (a private redis-server on a free port, never
