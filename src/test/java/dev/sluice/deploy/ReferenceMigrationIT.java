@@ -280,12 +280,27 @@ class ReferenceMigrationIT {
                   .getOverallCode())
           .isEqualTo(RateLimitResponse.Code.OVER_LIMIT);
 
-      // NEAR_LIMIT_RATIO=0.5 of 10: hits 6 and 7 are near the limit (at 0.8 none would be).
-      for (int i = 0; i < 7; i++) {
-        rls.shouldRateLimit(request("behaviour", descriptor("tenant", "near")));
+      // NEAR_LIMIT_RATIO=0.5 of 10: hits 6 and 7 are near the limit (at 0.8 none would be). The
+      // seven hits must share one minute's window: an attempt whose answers show a new window
+      // (remaining not 9, 8, ..., 3) is repeated on a fresh key, its near hits left out.
+      double nearBefore = nearLimitTotal(httpPort);
+      for (int attempt = 0; ; attempt++) {
+        List<Long> remaining = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+          remaining.add(
+              (long)
+                  rls.shouldRateLimit(request("behaviour", descriptor("tenant", "near-" + attempt)))
+                      .getStatuses(0)
+                      .getLimitRemaining());
+        }
+        double nearAfter = nearLimitTotal(httpPort);
+        if (remaining.equals(List.of(9L, 8L, 7L, 6L, 5L, 4L, 3L)) || attempt == 2) {
+          assertThat(remaining).containsExactly(9L, 8L, 7L, 6L, 5L, 4L, 3L);
+          assertThat(nearAfter - nearBefore).isEqualTo(2.0);
+          break;
+        }
+        nearBefore = nearAfter;
       }
-      assertThat(get(httpPort, "/metrics").body())
-          .contains("sluice_rule_near_limit_total{domain=\"behaviour\",rule=\"tenant\"} 2.0");
 
       // A token bucket's RateLimit-Limit is its burst: Remaining (4 of a full 5) never exceeds it.
       RateLimitResponse bucket =
@@ -394,6 +409,16 @@ class ReferenceMigrationIT {
             algorithm: token_bucket
             burst: 5
       """;
+
+  /** The tenant rule's sluice_rule_near_limit_total, from /metrics. */
+  private static double nearLimitTotal(int httpPort) throws Exception {
+    String line = "sluice_rule_near_limit_total{domain=\"behaviour\",rule=\"tenant\"} ";
+    String body = get(httpPort, "/metrics").body();
+    int at = body.indexOf(line);
+    assertThat(at).as("%s in /metrics", line).isNotNegative();
+    int end = body.indexOf('\n', at);
+    return Double.parseDouble(body.substring(at + line.length(), end));
+  }
 
   private static HttpResponse<String> get(int port, String path) throws Exception {
     return HttpClient.newHttpClient()
