@@ -5,8 +5,8 @@
 -- there with a fake clock), and the hits are applied in order exactly as one call per hit would.
 --
 -- KEYS[i]      bucket i, a string '<tokens> <at>': tokens left, fractional, written with %.17g so
---              the double survives exactly; at, when `tokens` was true, microseconds since the
---              epoch. A key may appear more than once: each take sees what the earlier ones left.
+--              the double survives exactly (a whole number as an integer, the same text); at, when
+--              `tokens` was true, whole microseconds since the epoch. A key may appear more than once: each take sees what the earlier ones left.
 -- ARGV[1]      the time, microseconds since the epoch, or the empty string for Redis's own TIME
 --              (read once per call). Sluice always sends it empty (instances with skewed clocks
 --              would disagree); the fuzz test against TokenBucketState sends an instant.
@@ -146,8 +146,18 @@ for i = 1, #KEYS do
   end
 end
 
+-- The same text %.17g would write, cheaper: a whole number of tokens (a bucket taken from while
+-- full, the common case on many keys) and `at` (always whole microseconds) as integers, which C's
+-- %.17g and %.0f spend about 0.3 us each converting through their exact decimal expansion.
 for i = 1, #order do
   local bucket = buckets[order[i]]
-  redis.call('SET', order[i], string.format('%.17g %.0f', bucket[1], bucket[2]), 'PX', bucket[3])
+  local tokens = bucket[1]
+  local state
+  if tokens == math.floor(tokens) and tokens < 1e15 and tokens > -1e15 then
+    state = string.format('%d %d', tokens, bucket[2])
+  else
+    state = string.format('%.17g %d', tokens, bucket[2])
+  end
+  redis.call('SET', order[i], state, 'PX', bucket[3])
 end
 return reply
