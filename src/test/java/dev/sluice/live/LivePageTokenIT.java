@@ -20,12 +20,16 @@ import org.junit.jupiter.api.Test;
  * headless Chromium.
  */
 class LivePageTokenIT {
+  /**
+   * Per day: the five hits below run on the real clock and must share one window for exactly three
+   * to be over the limit; a minute's boundary could fall between them.
+   */
   private static final String RULES =
       """
       domain: web
       descriptors:
         - key: user
-          rate_limit: {unit: minute, requests_per_unit: 2}
+          rate_limit: {unit: day, requests_per_unit: 2}
       """;
 
   @Test
