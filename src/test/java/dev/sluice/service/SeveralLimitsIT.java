@@ -48,6 +48,9 @@ class SeveralLimitsIT {
           rate_limit: {unit: minute, requests_per_unit: 0}
       """;
 
+  /** Less than a per-second counter lives on Redis (its one-second window, no jitter). */
+  private static final Duration PER_SECOND_TTL = Duration.ofMillis(900);
+
   /** 12 seconds into a minute. */
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_000_000L - 8);
 
@@ -71,17 +74,26 @@ class SeveralLimitsIT {
   @ValueSource(strings = {"memory", "redis"})
   void rateLimits_statusFieldsFollowTheGoverningLimit(String store) {
     try (RunningSluice sluice = start(store)) {
-      RateLimitRequest request = request("api", descriptor("user", unique));
-
-      RateLimitResponse first = sluice.rls().shouldRateLimit(request);
+      RateLimitRequest request;
+      RateLimitResponse first;
+      RateLimitResponse third;
+      // Redis expires the per-second counter a second of real time after its first hit, whatever
+      // the fake clock says: three hits that took that long are repeated on a fresh key.
+      for (int attempt = 0; ; attempt++) {
+        request = request("api", descriptor("user", unique + "-" + attempt));
+        long started = System.nanoTime();
+        first = sluice.rls().shouldRateLimit(request);
+        sluice.rls().shouldRateLimit(request);
+        third = sluice.rls().shouldRateLimit(request);
+        if (System.nanoTime() - started < PER_SECOND_TTL.toNanos() || attempt == 2) {
+          break;
+        }
+      }
       assertThat(first.getOverallCode()).isEqualTo(Code.OK);
       // 1 of 2 per second left (0.5) is closer to running out than 2 of 3 per minute.
       assertStatus(first.getStatuses(0), Code.OK, "burst", Unit.SECOND, 1, 1);
       assertThat(header(first, "RateLimit-Limit")).isEqualTo("2, 2;w=1, 3;w=60");
       assertThat(header(first, "RateLimit-Remaining")).isEqualTo("1");
-
-      sluice.rls().shouldRateLimit(request);
-      RateLimitResponse third = sluice.rls().shouldRateLimit(request);
       assertThat(third.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
       assertStatus(third.getStatuses(0), Code.OVER_LIMIT, "burst", Unit.SECOND, 0, 1);
 
