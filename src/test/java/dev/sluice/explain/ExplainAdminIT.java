@@ -37,14 +37,18 @@ import redis.clients.jedis.Jedis;
 class ExplainAdminIT {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
 
+  /**
+   * Per day: the three requests at start-up and the explanations run on the real clock, and the
+   * exact counts asserted need them in one window (and a bucket that does not refill meanwhile).
+   */
   private static final String RULES =
       """
       domain: api
       descriptors:
         - key: user
-          rate_limit: {unit: hour, requests_per_unit: 5, name: per-user}
+          rate_limit: {unit: day, requests_per_unit: 5, name: per-user}
         - key: bucket
-          rate_limit: {unit: hour, requests_per_unit: 2, algorithm: token_bucket, burst: 10}
+          rate_limit: {unit: day, requests_per_unit: 2, algorithm: token_bucket, burst: 10}
       """;
 
   private static final String BODY =
