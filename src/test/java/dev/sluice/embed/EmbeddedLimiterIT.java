@@ -34,14 +34,19 @@ class EmbeddedLimiterIT {
 
   private static final int LIMIT = 100;
 
+  /**
+   * Per day: the server and the embedded limiters count on the real clock, and "exactly the limit"
+   * needs every hit in one window (an hour's boundary inside the hammering would allow up to twice
+   * as many) and a bucket that does not refill meanwhile.
+   */
   private static final String RULES =
       """
       domain: shared
       descriptors:
         - key: fixed
-          rate_limit: {unit: hour, requests_per_unit: 100}
+          rate_limit: {unit: day, requests_per_unit: 100}
         - key: bucket
-          rate_limit: {unit: hour, requests_per_unit: 100, algorithm: token_bucket}
+          rate_limit: {unit: day, requests_per_unit: 100, algorithm: token_bucket}
       """;
 
   private RunningSluice server;
