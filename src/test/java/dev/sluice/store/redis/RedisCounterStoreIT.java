@@ -17,6 +17,7 @@ import dev.sluice.testing.RedisServerExtension;
 import dev.sluice.threads.DaemonThreadFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,12 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The store contract on a real Redis, plus what only Redis can get wrong: keys, expiry, prefixes.
- * Stores that need a stable window index use a {@link FakeClock}; expiry is Redis's real time.
+ * Stores that need a stable window index use a {@link FakeClock}; expiry is Redis's real time. The
+ * contract's stores run on a fake clock stopped at the test's start: their fixed windows are the
+ * ones holding that instant, so a boundary cannot fall between two hits of one test (on the running
+ * clock an hour's could). A sliding window counts in the window of Redis TIME but is read in the
+ * window of the service clock: the contract's are per day, so the two agree unless a test runs
+ * across midnight UTC.
  */
 class RedisCounterStoreIT extends CounterStoreContract {
   @RegisterExtension static final RedisServerExtension redis = new RedisServerExtension();
@@ -37,8 +43,9 @@ class RedisCounterStoreIT extends CounterStoreContract {
   private final FakeClock clock = FakeClock.atEpochSecond(1_700_002_800L);
 
   private final List<RedisCounterStore> opened = new ArrayList<>();
-  private final RedisCounterStore store = open("", Clock.systemUTC());
-  private final RedisCounterStore second = open("", Clock.systemUTC());
+  private final FakeClock started = new FakeClock(Instant.now());
+  private final RedisCounterStore store = open("", started);
+  private final RedisCounterStore second = open("", started);
 
   @Override
   protected CounterStore store() {
