@@ -13,11 +13,12 @@ import dev.sluice.store.CounterKey;
 import dev.sluice.store.CounterStore;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisClusterExtension;
 import dev.sluice.threads.DaemonThreadFactory;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -42,6 +43,12 @@ class ChargeClusterIT {
     opened.forEach(RedisCounterStore::close);
   }
 
+  /**
+   * The stores' clock, stopped at the test's start: fixed windows count in the window holding that
+   * instant, so no window boundary falls between the hits a test counts.
+   */
+  private final FakeClock startClock = new FakeClock(Instant.now());
+
   private RedisCounterStore open() {
     RedisEndpoint endpoint = RedisEndpoint.parse("redis-cluster://" + cluster.seeds());
     RedisCounterStore store =
@@ -51,7 +58,7 @@ class ChargeClusterIT {
                     .connections(2)
                     .keyPrefix("c:")
                     .build(),
-                Clock.systemUTC(),
+                startClock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
     opened.add(store);
