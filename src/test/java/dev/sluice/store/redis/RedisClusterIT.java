@@ -12,11 +12,12 @@ import dev.sluice.store.CounterKey;
 import dev.sluice.store.Hit;
 import dev.sluice.store.Usage;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisClusterExtension;
 import dev.sluice.threads.DaemonThreadFactory;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +66,12 @@ class RedisClusterIT {
     opened.forEach(RedisCounterStore::close);
   }
 
+  /**
+   * The stores' clock, stopped at the test's start: fixed windows count in the window holding that
+   * instant, so no window boundary falls between the hits a test counts.
+   */
+  private final FakeClock startClock = new FakeClock(Instant.now());
+
   private RedisCounterStore open() {
     RedisEndpoint endpoint = RedisEndpoint.parse("redis-cluster://" + cluster.seeds());
     RedisCounterStore store =
@@ -74,7 +81,7 @@ class RedisClusterIT {
                     .connections(2)
                     .keyPrefix("c:")
                     .build(),
-                Clock.systemUTC(),
+                startClock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
     opened.add(store);
