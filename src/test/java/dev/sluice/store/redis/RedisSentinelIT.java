@@ -10,11 +10,12 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.Hammer;
 import dev.sluice.testing.RedisSentinelExtension;
 import dev.sluice.threads.DaemonThreadFactory;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -41,13 +42,19 @@ class RedisSentinelIT {
     opened.forEach(RedisCounterStore::close);
   }
 
+  /**
+   * The stores' clock, stopped at the test's start: fixed windows count in the window holding that
+   * instant, so no window boundary falls between the hits a test counts.
+   */
+  private final FakeClock startClock = new FakeClock(Instant.now());
+
   private RedisCounterStore open(String masterName) {
     RedisEndpoint endpoint =
         RedisEndpoint.parse("redis-sentinel://" + sentinel.sentinelSeeds() + "/" + masterName);
     RedisCounterStore store =
         new RedisCounterStore(
                 RedisConfig.builder(endpoint).timeout(TIMEOUT).connections(2).keyPrefix("").build(),
-                Clock.systemUTC(),
+                startClock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
     opened.add(store);
