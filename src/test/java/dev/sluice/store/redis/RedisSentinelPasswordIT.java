@@ -12,10 +12,11 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
 import dev.sluice.store.StoreException;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisSentinelExtension;
 import dev.sluice.threads.DaemonThreadFactory;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +46,12 @@ class RedisSentinelPasswordIT {
     opened.forEach(RedisCounterStore::close);
   }
 
+  /**
+   * The stores' clock, stopped at the test's start: fixed windows count in the window holding that
+   * instant, so no window boundary falls between the hits a test counts.
+   */
+  private final FakeClock startClock = new FakeClock(Instant.now());
+
   private RedisCounterStore open(Optional<String> sentinelPassword) {
     RedisEndpoint endpoint =
         RedisEndpoint.parse(
@@ -63,7 +70,7 @@ class RedisSentinelPasswordIT {
                     .connections(2)
                     .keyPrefix("")
                     .build(),
-                Clock.systemUTC(),
+                startClock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
     opened.add(store);
