@@ -9,10 +9,11 @@ import dev.sluice.rules.Limit;
 import dev.sluice.rules.Unit;
 import dev.sluice.store.Hit;
 import dev.sluice.testing.Eventually;
+import dev.sluice.testing.FakeClock;
 import dev.sluice.testing.RedisSentinelExtension;
 import dev.sluice.threads.DaemonThreadFactory;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -61,6 +62,12 @@ class RedisSentinelFailoverIT {
     opened.forEach(RedisCounterStore::close);
   }
 
+  /**
+   * The stores' clock, stopped at the test's start: fixed windows count in the window holding that
+   * instant, so no window boundary falls between the hits a test counts.
+   */
+  private final FakeClock startClock = new FakeClock(Instant.now());
+
   private RedisCounterStore open() {
     RedisEndpoint endpoint =
         RedisEndpoint.parse(
@@ -75,7 +82,7 @@ class RedisSentinelFailoverIT {
                     .connections(2)
                     .keyPrefix("s:")
                     .build(),
-                Clock.systemUTC(),
+                startClock,
                 new DaemonThreadFactory("sluice-redis-lane"))
             .start();
     opened.add(store);
