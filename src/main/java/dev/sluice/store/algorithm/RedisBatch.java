@@ -43,7 +43,8 @@ public interface RedisBatch {
 
   Reply<String> get(String key);
 
-  Reply<List<String>> hmget(String key, String... fields);
+  /** Every field of a hash; empty when the key is missing. */
+  Reply<Map<String, String>> hgetAll(String key);
 
   /** Redis {@code TIME}, in microseconds since the epoch. */
   Reply<Long> timeMicros();

@@ -6,6 +6,7 @@ import dev.sluice.store.StoreDataException;
 import dev.sluice.store.StoreException;
 import dev.sluice.store.Usage;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A rolling window approximated from two epoch-aligned fixed windows of the limit's length (its
@@ -90,20 +91,24 @@ public final class SlidingWindow implements CountingAlgorithm {
   @Override
   public RedisBatch.Reply<CounterState> readOnRedis(
       RedisBatch redis, Hit hit, long nowMillis, boolean delete) {
-    long windowMillis = SlidingWindowEstimate.windowSeconds(hit.limit()) * 1000;
-    long index = Math.floorDiv(nowMillis, windowMillis);
+    long windowMicros = SlidingWindowEstimate.windowSeconds(hit.limit()) * 1_000_000;
     String base = baseKey(redis, hit);
-    RedisBatch.Reply<List<String>> counts =
-        redis.hmget(base, Long.toString(index), Long.toString(index - 1));
+    // The script counts in the windows of Redis's TIME, so a read picks its two windows by that
+    // time too, read in the same round trip, not by this instance's clock, which may be off. The
+    // hash holds only the current and the previous window (the script deletes older ones).
+    RedisBatch.Reply<Map<String, String>> windows = redis.hgetAll(base);
+    RedisBatch.Reply<Long> redisTime = redis.timeMicros();
     if (delete) {
       redis.del(base);
     }
     return () -> {
-      String now = counts.get().get(0);
-      String before = counts.get().get(1);
-      long elapsedMicros = (nowMillis - index * windowMillis) * 1000;
+      long nowMicros = redisTime.get();
+      long index = Math.floorDiv(nowMicros, windowMicros);
+      Map<String, String> counts = windows.get();
+      String now = counts.get(Long.toString(index));
+      String before = counts.get(Long.toString(index - 1));
       SlidingWindowEstimate estimate =
-          new SlidingWindowEstimate(count(before), count(now), elapsedMicros);
+          new SlidingWindowEstimate(count(before), count(now), nowMicros - index * windowMicros);
       boolean exists = now != null || before != null;
       return new CounterState(base, exists, estimate.take(hit.limit(), 0).usage());
     };

@@ -224,8 +224,8 @@ final class PipelineBatch implements RedisBatch {
   }
 
   @Override
-  public Reply<List<String>> hmget(String key, String... fields) {
-    return keyed(next().hmget(key, fields));
+  public Reply<Map<String, String>> hgetAll(String key) {
+    return keyed(next().hgetAll(key));
   }
 
   @Override

@@ -66,4 +66,21 @@ class RedisWindowIT extends WindowStoreContract {
               Duration.ofDays(29).minusSeconds(10).toMillis(), Duration.ofDays(29).toMillis());
     }
   }
+
+  /**
+   * The script counts a sliding window in the windows of Redis's TIME; an inspect must read those
+   * windows too, not the ones of an instance whose clock is far off (here years: the fake clock).
+   */
+  @Test
+  void slidingWindow_inspectOnAnInstanceWithAnotherClock_readsTheWindowsRedisCounted() {
+    FakeClock clock = clockAt("2024-02-10T12:00:00Z");
+    CounterStore store = storeOn(clock);
+    Hit hit =
+        new Hit(
+            key("sw-inspect-clock"), limit(10, Window.of(Unit.HOUR), Algorithm.SLIDING_WINDOW), 3);
+    take(store, hit);
+    var state = store.inspect(hit).join();
+    assertThat(state.exists()).isTrue();
+    assertThat(state.usage().countAfter()).isEqualTo(3);
+  }
 }

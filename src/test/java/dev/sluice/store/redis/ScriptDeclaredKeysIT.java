@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -156,8 +157,8 @@ class ScriptDeclaredKeysIT {
     }
 
     @Override
-    public Reply<List<String>> hmget(String key, String... fields) {
-      List<String> values = jedis.hmget(key, fields);
+    public Reply<Map<String, String>> hgetAll(String key) {
+      Map<String, String> values = jedis.hgetAll(key);
       return () -> values;
     }
 
