@@ -172,52 +172,9 @@ for tool in java mvn redis-server redis-cli redis-benchmark curl awk; do
   command -v "$tool" >/dev/null || die "$tool is not on PATH"
 done
 
-# A port for redis-server: nothing listens on it (probed with /dev/tcp), never 6379, and below
-# the kernel's ephemeral range, so no outgoing connection of this run can hold it. The JVMs
-# bind port 0 and report the port they got.
-free_port() {
-  local low port
-  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  ((low > 11000)) || low=32768
-  for _ in $(seq 1 200); do
-    port=$(((RANDOM * 32768 + RANDOM) % (low - 10000) + 10000))
-    ((port == 6379)) && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  die "no free port found"
-}
-
-# wait_for DESCRIPTION SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
-wait_for() {
-  local what=$1 limit=$2
-  shift 2
-  local deadline=$((SECONDS + limit))
-  until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || die "$what not ready after ${limit}s"
-    sleep 0.2
-  done
-}
-
-# Forget a process once it has been waited for, so cleanup never signals a reused PID.
-forget_pid() {
-  local kept=() pid
-  for pid in "${PIDS[@]}"; do
-    [[ $pid == "$1" ]] || kept+=("$pid")
-  done
-  PIDS=("${kept[@]}")
-}
-
-# start_bg NAME COMMAND...: runs COMMAND in the background, logging to $WORK/NAME.log; sets BG_PID.
-start_bg() {
-  local name=$1
-  shift
-  "$@" >"$WORK/$name.log" 2>&1 &
-  BG_PID=$!
-  PIDS+=("$BG_PID")
-}
+# free_port, wait_for, forget_pid, start_bg
+# shellcheck source=bench/lib/common.sh
+source bench/lib/common.sh
 
 build_if_needed() {
   if [[ ${SKIP_BUILD:-0} == 1 ]]; then

@@ -71,21 +71,8 @@ for tool in java mvn redis-server redis-cli awk; do
   command -v "$tool" >/dev/null || die "$tool is not on PATH"
 done
 
-# A port nothing listens on, never 6379, below the ephemeral range (no outgoing connection holds it).
-free_port() {
-  local low port
-  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-  ((low > 11000)) || low=32768
-  for _ in $(seq 1 200); do
-    port=$(((RANDOM * 32768 + RANDOM) % (low - 10000) + 10000))
-    ((port == 6379)) && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  die "no free port found"
-}
+# shellcheck source=bench/lib/common.sh
+source bench/lib/common.sh # free_port
 
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   if [[ ! -f target/benchmarks.jar ]] || [[ -n $(find src pom.xml -newer target/benchmarks.jar -print -quit) ]]; then

@@ -44,7 +44,9 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+die() { echo "goodput-h2load.sh: $*" >&2; exit 1; }
+# shellcheck source=bench/lib/common.sh
+source bench/lib/common.sh # free_port, grpc_request_body
 REDIS_PORT=$(free_port) GRPC_PORT=$(free_port) HTTP_PORT=$(free_port)
 mkdir "$WORK/rules"
 cat >"$WORK/rules/bench.yaml" <<'YAML'
@@ -53,22 +55,7 @@ descriptors:
   - key: tb
     rate_limit: {unit: second, requests_per_unit: 1000000000, algorithm: token_bucket, burst: 1000000000}
 YAML
-# The same hand-encoded gRPC message as bench/h2load.sh: RateLimitRequest{domain, descriptors}.
-python3 - "$WORK/body.bin" "$DESCRIPTORS" <<'PY'
-import struct, sys
-path, n = sys.argv[1], int(sys.argv[2])
-def varint(v):
-    out = b''
-    while True:
-        b = v & 0x7f; v >>= 7
-        out += bytes([b | (0x80 if v else 0)])
-        if not v: return out
-def field(num, payload): return bytes([num << 3 | 2]) + varint(len(payload)) + payload
-msg = field(1, b'bench')
-for i in range(n):
-    msg += field(2, field(1, field(1, b'tb') + field(2, f'hot-{i}'.encode())))
-open(path, 'wb').write(b'\x00' + struct.pack('>I', len(msg)) + msg)
-PY
+grpc_request_body "$WORK/body.bin" tb "$DESCRIPTORS"
 JOPTS=$(grep -E '^-X' deploy/image/jvm.options | tr '\n' ' ')
 taskset -c 1 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no >"$WORK/redis.log" 2>&1 &
 PIDS+=($!)

@@ -57,7 +57,8 @@ read -r -a JOPTS <<<"$SERVER_JAVA_OPTS"
 GEN=(taskset -c 0)
 SRV=(taskset -c 1)
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=bench/lib/common.sh
+source bench/lib/common.sh # free_port, wait_for, grpc_request_body
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # CPU ticks of the JVM's compiler threads (C1/C2), so the JIT's share can be told apart.
 jit_ticks() {
@@ -69,27 +70,6 @@ jit_ticks() {
   echo "$t"
 }
 TICK=$(getconf CLK_TCK)
-
-# A gRPC message: 1 flag byte, 4-byte length, then RateLimitRequest{domain=1, descriptors=2
-# (entries=1 {key=1, value=2})}, hand-encoded so the script needs no protoc.
-request_body() { # FILE KEY N_DESCRIPTORS
-  python3 - "$@" <<'EOF'
-import struct, sys
-path, key, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def field(num, payload): return bytes([num << 3 | 2]) + varint(len(payload)) + payload
-def varint(v):
-    out = b''
-    while True:
-        b = v & 0x7f; v >>= 7
-        out += bytes([b | (0x80 if v else 0)])
-        if not v: return out
-msg = field(1, b'bench')
-for i in range(n):
-    entry = field(1, key.encode()) + field(2, f'hot-{i}'.encode())
-    msg += field(2, field(1, entry))
-open(path, 'wb').write(b'\x00' + struct.pack('>I', len(msg)) + msg)
-EOF
-}
 
 write_rules() {
   mkdir -p "$WORK/rules"
@@ -109,21 +89,13 @@ descriptors:
 EOF
 }
 
-wait_for() { # SECONDS CMD...: poll until CMD succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || return 1
-    sleep 0.2
-  done
-}
-
 start_redis() {
   REDIS_PORT=$(free_port)
   "${SRV[@]}" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
     >"$WORK/redis.log" 2>&1 &
   REDIS_PID=$!
   PIDS+=("$REDIS_PID")
-  wait_for 20 redis-cli -p "$REDIS_PORT" ping || die "redis-server did not start"
+  wait_for "redis-server" 20 redis-cli -p "$REDIS_PORT" ping
 }
 
 # start_server ROW: sets SRV_PID and GRPC_PORT (and HTTP_PORT for Sluice rows)
@@ -146,7 +118,7 @@ start_server() {
   esac
   SRV_PID=$!
   PIDS+=("$SRV_PID")
-  wait_for 60 bash -c "exec 3<>/dev/tcp/127.0.0.1/$GRPC_PORT" || die "$1 did not start: $(tail -5 "$WORK/server.log")"
+  wait_for "$1 (log: $WORK/server.log)" 60 bash -c "exec 3<>/dev/tcp/127.0.0.1/$GRPC_PORT"
 }
 
 row_shape() { # ROW -> "KEY N"
@@ -181,7 +153,7 @@ for row in $ROWS; do
   [[ $row == redis-* && -z $REDIS_PORT ]] && start_redis
   start_server "$row"
   body=$WORK/$row.bin
-  request_body "$body" "$key" "$n"
+  grpc_request_body "$body" "$key" "$n"
   run_h2load "$body" "$WARMUP" 0 >/dev/null 2>&1 || true # JIT warm-up, unmeasured
   for _ in $(seq "$SETTLE_ROUNDS"); do # until the compiler threads are (nearly) idle under load
     j0=$(jit_ticks "$SRV_PID")

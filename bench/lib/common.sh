@@ -1,12 +1,17 @@
-# Shell helpers the multi-process bench scripts share (bench/consistency.sh, bench/rlqs-compare.sh).
-# Sourced after the caller has cd'd to the repository root and defined die, log, WORK and PIDS
-# (the processes its cleanup kills).
+# Shell helpers the bench scripts share (compare.sh, embedded.sh, h2load.sh, goodput-h2load.sh,
+# consistency.sh, rlqs-compare.sh). Sourced after the caller has cd'd to the repository root and
+# defined die (and log, WORK and PIDS, the processes its cleanup kills, for the helpers that use
+# them).
 
-# A free TCP port on 127.0.0.1, never 6379 (the machine's own Redis).
+# A port nothing listens on (probed with /dev/tcp), never 6379 (the machine's own Redis), and below
+# the kernel's ephemeral range, so no outgoing connection of the run can hold it. The JVMs that can
+# bind port 0 and report the port they got.
 free_port() {
-  local port
+  local low port
+  low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+  ((low > 11000)) || low=32768
   for _ in $(seq 1 200); do
-    port=$(((RANDOM * 32768 + RANDOM) % 20000 + 10000))
+    port=$(((RANDOM * 32768 + RANDOM) % (low - 10000) + 10000))
     ((port == 6379)) && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
@@ -15,6 +20,8 @@ free_port() {
   done
   die "no free port found"
 }
+
+# wait_for DESCRIPTION SECONDS COMMAND...: polls COMMAND until it succeeds or the deadline passes.
 wait_for() {
   local what=$1 limit=$2
   shift 2
@@ -24,6 +31,16 @@ wait_for() {
     sleep 0.2
   done
 }
+# Forget a process once it has been waited for, so cleanup never signals a reused PID.
+forget_pid() {
+  local kept=() pid
+  for pid in "${PIDS[@]}"; do
+    [[ $pid == "$1" ]] || kept+=("$pid")
+  done
+  PIDS=("${kept[@]}")
+}
+
+# start_bg NAME COMMAND...: runs COMMAND in the background, logging to $WORK/NAME.log; sets BG_PID.
 start_bg() {
   local name=$1
   shift
@@ -42,4 +59,25 @@ ensure_jar() {
   fi
   cp target/sluice.jar "$WORK/sluice.jar" # a rebuild during the run must not pull it away
   JAR=$WORK/sluice.jar
+}
+
+# grpc_request_body FILE KEY N: one gRPC message (1 flag byte, 4-byte length) holding
+# RateLimitRequest{domain=1 "bench", N descriptors=2 of entries=1 {key=1 KEY, value=2 "hot-I"}},
+# hand-encoded so no protoc is needed: h2load's request body.
+grpc_request_body() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, key, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def varint(v):
+    out = b''
+    while True:
+        b = v & 0x7f; v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v: return out
+def field(num, payload): return bytes([num << 3 | 2]) + varint(len(payload)) + payload
+msg = field(1, b'bench')
+for i in range(n):
+    msg += field(2, field(1, field(1, key.encode()) + field(2, f'hot-{i}'.encode())))
+open(path, 'wb').write(b'\x00' + struct.pack('>I', len(msg)) + msg)
+PY
 }
