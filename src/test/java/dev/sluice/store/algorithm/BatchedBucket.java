@@ -68,7 +68,7 @@ final class BatchedBucket {
 
   /**
    * @param slackMillis how much shorter than computed the expiry may read ({@link
-   *     TokenBucketArithmeticFuzzTest#slackMillis})
+   *     TokenBucketArithmeticFuzzTest#execForSlackMillis})
    */
   void checkStored(long slackMillis) {
     if (hash) {

@@ -220,7 +220,7 @@ class TokenBucketArithmeticFuzzTest {
       Transaction transaction = client().multi();
       Response<Object> reply = transaction.eval(SCRIPT, keys, args);
       buckets.forEach(bucket -> bucket.queueReads(transaction));
-      long slack = slackMillis(transaction);
+      long slack = execForSlackMillis(transaction);
       assertThat(longs(reply.get())).as("batch %d", batch).isEqualTo(expected);
       buckets.forEach(bucket -> bucket.checkStored(slack));
     }
@@ -310,7 +310,7 @@ class TokenBucketArithmeticFuzzTest {
    * Runs {@code transaction} and says how much a written expiry may have run down inside it: the
    * transaction's own duration as the client saw it, at least {@link #SHORT_TTL_MILLIS}.
    */
-  static long slackMillis(Transaction transaction) {
+  static long execForSlackMillis(Transaction transaction) {
     long start = System.nanoTime();
     transaction.exec();
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + 1;
@@ -327,7 +327,7 @@ class TokenBucketArithmeticFuzzTest {
     Response<Object> reply = transaction.eval(SCRIPT, List.of(KEY), args(limit, hits, nowMicros));
     Response<String> stored = transaction.get(KEY);
     Response<Long> pttl = transaction.pttl(KEY);
-    long slack = slackMillis(transaction);
+    long slack = execForSlackMillis(transaction);
     return new Ran(longs(reply.get()), stored.get(), pttl.get(), slack);
   }
 
