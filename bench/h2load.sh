@@ -58,18 +58,8 @@ GEN=(taskset -c 0)
 SRV=(taskset -c 1)
 
 # shellcheck source=bench/lib/common.sh
-source bench/lib/common.sh # free_port, wait_for, grpc_request_body
+source bench/lib/common.sh # free_port, wait_for, grpc_request_body, jit_ticks, TICK
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# CPU ticks of the JVM's compiler threads (C1/C2), so the JIT's share can be told apart.
-jit_ticks() {
-  local t=0 task
-  for task in /proc/"$1"/task/*; do
-    grep -q 'CompilerThre' "$task/comm" 2>/dev/null || continue
-    t=$((t + $(sed 's/.*) //' "$task/stat" | awk '{print $12 + $13}')))
-  done
-  echo "$t"
-}
-TICK=$(getconf CLK_TCK)
 
 write_rules() {
   mkdir -p "$WORK/rules"

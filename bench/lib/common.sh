@@ -81,3 +81,15 @@ for i in range(n):
 open(path, 'wb').write(b'\x00' + struct.pack('>I', len(msg)) + msg)
 PY
 }
+
+# CPU ticks the JVM PID's compiler threads (C1/C2) have used, so the JIT's share of a window can be
+# told apart, and a loaded warm-up can run until it is (nearly) over.
+jit_ticks() {
+  local t=0 task
+  for task in /proc/"$1"/task/*; do
+    grep -q 'CompilerThre' "$task/comm" 2>/dev/null || continue
+    t=$((t + $(sed 's/.*) //' "$task/stat" | awk '{print $12 + $13}')))
+  done
+  echo "$t"
+}
+TICK=$(getconf CLK_TCK)
