@@ -46,13 +46,13 @@ public record GrpcLimits(
    * grpc-java's 8 KiB of headers.
    *
    * <p>Why 100 calls: it is what HTTP/2 clients assume before they read the server's SETTINGS
-   * (nghttp2, which Envoy and h2load use, and Go's client; grpc-java waits for SETTINGS), so an
-   * honest client's first burst is never refused, and a refused stream costs its whole connection
-   * (Netty closes it on the stream's DATA). Any higher and a client holding more calls than Sluice
-   * answers within Envoy's 20 ms leaves them waiting unread in the connection, where a relative
-   * {@code grpc-timeout} cannot see them: at 1,000 per connection, no answer of an overloaded
-   * server came back in time (BENCHMARKS.md, the overload table). Envoy opens another connection
-   * when one is full.
+   * (Envoy's two codecs, nghttp2 and oghttp2, h2load's nghttp2 and Go's client; grpc-java waits for
+   * SETTINGS), so an honest client's first burst is never refused, and a refused stream costs its
+   * whole connection (Netty closes it on the stream's DATA). Any higher and a client holding more
+   * calls than Sluice answers within Envoy's 20 ms leaves them waiting unread in the connection,
+   * where a relative {@code grpc-timeout} cannot see them: at 1,000 per connection, no answer of an
+   * overloaded server came back in time (BENCHMARKS.md, the overload table). Envoy opens another
+   * connection when one is full.
    */
   public static GrpcLimits defaults() {
     return new GrpcLimits(100, 10_000, 1 << 20, 1_000, 8 * 1024);

@@ -111,10 +111,10 @@ class StreamFloodIT {
 
   /**
    * The cap's other side: HTTP/2 clients assume 100 concurrent streams until they have read the
-   * server's SETTINGS (nghttp2, under Envoy and h2load; Go's client), and Netty closes a connection
-   * whose refused stream then sends its DATA. So with the default cap, 100 calls written in one go
-   * right after the preface, before a byte of the server's is read or its SETTINGS acknowledged,
-   * must all be answered and none refused. A default under 100 fails here.
+   * server's SETTINGS (Envoy's nghttp2 and oghttp2 codecs, h2load, Go's client), and Netty closes a
+   * connection whose refused stream then sends its DATA. So with the default cap, 100 calls written
+   * in one go right after the preface, before a byte of the server's is read or its SETTINGS
+   * acknowledged, must all be answered and none refused. A default under 100 fails here.
    */
   @Test
   void honestClientsFirstBurst_ofTheStreamsHttp2ClientsAssumeBeforeSettings_allAnswered()
