@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.SluiceJarProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,13 +46,11 @@ class ConnectionCapIT {
 
   @Test
   void connectionsOverTheCap_closedAndCounted_openOnesStillAnswered() throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
     sluice =
-        SluiceJarProcess.start(
+        HonestTraffic.startSluice(
             tmp,
             List.of("-Xmx256m"),
-            List.of("--config", rules.toString()),
+            List.of(),
             Map.of("SLUICE_GRPC_MAX_CONNECTIONS", String.valueOf(CAP)));
     for (int i = 0; i < CAP; i++) {
       clients.add(RawHttp2Client.connect(sluice.grpcPort()));
@@ -89,18 +86,16 @@ class ConnectionCapIT {
 
   @Test
   void adminGrpcPort_takesTheSameCap_closedAndCounted() throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
     int adminPort;
     try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
       adminPort = free.getLocalPort();
     }
     int cap = 3;
     sluice =
-        SluiceJarProcess.start(
+        HonestTraffic.startSluice(
             tmp,
             List.of("-Xmx256m"),
-            List.of("--config", rules.toString(), "--admin-grpc-port", String.valueOf(adminPort)),
+            List.of("--admin-grpc-port", String.valueOf(adminPort)),
             Map.of("SLUICE_GRPC_MAX_CONNECTIONS", String.valueOf(cap)));
     for (int i = 0; i < cap; i++) {
       clients.add(RawHttp2Client.connect(adminPort));

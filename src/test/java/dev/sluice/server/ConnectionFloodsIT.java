@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.SluiceJarProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -80,11 +79,7 @@ class ConnectionFloodsIT {
   }
 
   private void start(Map<String, String> env) throws IOException {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
-    sluice =
-        SluiceJarProcess.start(
-            tmp, List.of("-Xmx256m"), List.of("--config", rules.toString()), env);
+    sluice = HonestTraffic.startSluice(tmp, List.of("-Xmx256m"), List.of(), env);
   }
 
   /** One batch of the flood; throws once the server has closed the connection. */

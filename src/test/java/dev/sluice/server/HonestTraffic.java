@@ -8,7 +8,13 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +40,23 @@ final class HonestTraffic implements AutoCloseable {
       """;
 
   private static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
+
+  /**
+   * The packaged jar serving {@link #RULES} (written to {@code tmp/rules}), for the attack tests
+   * whose honest client runs beside the attack.
+   *
+   * @param args flags after {@code --config}
+   */
+  static SluiceJarProcess startSluice(
+      Path tmp, List<String> jvmArgs, List<String> args, Map<String, String> env)
+      throws IOException {
+    Path rules = Files.createDirectory(tmp.resolve("rules"));
+    Files.writeString(rules.resolve("honest.yaml"), RULES);
+    List<String> all = new ArrayList<>(List.of("--config", rules.toString()));
+    all.addAll(args);
+    return SluiceJarProcess.start(tmp, jvmArgs, all, env);
+  }
+
   private static final int KEPT_FAILURES = 20;
 
   private final SluiceJarProcess sluice;

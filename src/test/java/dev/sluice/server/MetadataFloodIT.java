@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.SluiceJarProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -48,11 +47,7 @@ class MetadataFloodIT {
   @Test
   void callsWithOversizedMetadata_refusedAndCounted_logStaysShortWithoutStackTraces()
       throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
-    sluice =
-        SluiceJarProcess.start(
-            tmp, List.of("-Xmx256m"), List.of("--config", rules.toString()), Map.of());
+    sluice = HonestTraffic.startSluice(tmp, List.of("-Xmx256m"), List.of(), Map.of());
     long linesBefore = sluice.lines();
 
     Map<String, Integer> ends;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testing.SluiceJarProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -60,14 +59,9 @@ class StreamFloodIT {
 
   @Test
   void zeroWindowStreamFlood_neverReads_closedWhileOthersAreServed() throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
     sluice =
-        SluiceJarProcess.start(
-            tmp,
-            List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"),
-            List.of("--config", rules.toString()),
-            Map.of());
+        HonestTraffic.startSluice(
+            tmp, List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"), List.of(), Map.of());
     long linesBefore = sluice.lines();
     ExecutorService attacker = Executors.newSingleThreadExecutor();
     Attack attack = new Attack(sluice.grpcPort());
@@ -119,10 +113,7 @@ class StreamFloodIT {
   @Test
   void honestClientsFirstBurst_ofTheStreamsHttp2ClientsAssumeBeforeSettings_allAnswered()
       throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
-    sluice =
-        SluiceJarProcess.start(tmp, List.of(), List.of("--config", rules.toString()), Map.of());
+    sluice = HonestTraffic.startSluice(tmp, List.of(), List.of(), Map.of());
     int burst = 100;
     byte[] message = request("honest", descriptor("user", "early")).toByteArray();
     Map<Integer, String> ends;

@@ -8,7 +8,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.sluice.testing.Eventually;
 import dev.sluice.testing.SluiceJarProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -41,14 +40,9 @@ class TransportLogJsonIT {
 
   @Test
   void transportError_jsonFormat_loggedAsOneJsonLine() throws Exception {
-    Path rules = Files.createDirectory(tmp.resolve("rules"));
-    Files.writeString(rules.resolve("honest.yaml"), HonestTraffic.RULES);
     sluice =
-        SluiceJarProcess.start(
-            tmp,
-            List.of("-Xmx256m"),
-            List.of("--config", rules.toString()),
-            Map.of("LOG_FORMAT", "json"));
+        HonestTraffic.startSluice(
+            tmp, List.of("-Xmx256m"), List.of(), Map.of("LOG_FORMAT", "json"));
     try (RawHttp2Client client = RawHttp2Client.connect(sluice.grpcPort())) {
       byte[] message = request("honest", descriptor("user", "x")).toByteArray();
       client.writeCalls(CALLS, METHOD, message, Map.of("x-filler", "x".repeat(9 * 1024)));
