@@ -55,7 +55,7 @@ cleanup() {
 trap cleanup EXIT
 die() { echo "goodput-h2load.sh: $*" >&2; exit 1; }
 # shellcheck source=bench/lib/common.sh
-source bench/lib/common.sh # free_port, grpc_request_body, jit_ticks, TICK
+source bench/lib/common.sh # free_port, grpc_request_body, jit_ticks, settle_jit, TICK
 REDIS_PORT=$(free_port) GRPC_PORT=$(free_port) HTTP_PORT=$(free_port)
 mkdir "$WORK/rules"
 cat >"$WORK/rules/bench.yaml" <<'YAML'
@@ -94,11 +94,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Then loaded rounds until the compiler threads are (nearly) idle: on this 2-core box the JIT
 # competes with the server for its one CPU, and a capacity read while C2 still compiled came out
 # at a third of the steady figure.
-for _ in $(seq "$SETTLE_ROUNDS"); do
-  j0=$(jit_ticks "$SRV_PID")
-  "${H2[@]}" -c "$CLIENTS" -m "$STREAMS" -D "$SETTLE" "$URL" >/dev/null 2>&1 || true
-  (( $(jit_ticks "$SRV_PID") - j0 <= SETTLE * TICK / 100 )) && break
-done
+settle_jit "$SRV_PID" "$SETTLE_ROUNDS" "$SETTLE" "${H2[@]}" -c "$CLIENTS" -m "$STREAMS" -D "$SETTLE" "$URL"
 # The capacity is the better of two closed-loop rounds: one round right after the warm-up can
 # still catch the JIT at work and read low, which would flatter every goodput ratio below.
 CAP=0
@@ -119,11 +115,8 @@ printf 'capacity (the better round): %.0f req/s\n' "$CAP"
 if [[ ${OVERLOAD_WARMUP:-1} == 1 ]]; then
   top=$(tr ' ' '\n' <<<"$LOADS" | sort -g | tail -1)
   rps=$(python3 -c "print(max(1, int($CAP * $top / $OPEN_CLIENTS)))")
-  for _ in $(seq "$SETTLE_ROUNDS"); do
-    j0=$(jit_ticks "$SRV_PID")
-    "${H2[@]}" -c "$OPEN_CLIENTS" -m "$OPEN_STREAMS" --rps "$rps" -D "$SETTLE" "$URL" >/dev/null 2>&1 || true
-    (( $(jit_ticks "$SRV_PID") - j0 <= SETTLE * TICK / 100 )) && break
-  done
+  settle_jit "$SRV_PID" "$SETTLE_ROUNDS" "$SETTLE" \
+    "${H2[@]}" -c "$OPEN_CLIENTS" -m "$OPEN_STREAMS" --rps "$rps" -D "$SETTLE" "$URL"
 fi
 for x in $LOADS; do
   rps=$(python3 -c "print(max(1, int($CAP * $x / $OPEN_CLIENTS)))")

@@ -58,7 +58,7 @@ GEN=(taskset -c 0)
 SRV=(taskset -c 1)
 
 # shellcheck source=bench/lib/common.sh
-source bench/lib/common.sh # free_port, wait_for, grpc_request_body, jit_ticks, TICK
+source bench/lib/common.sh # free_port, wait_for, grpc_request_body, jit_ticks, settle_jit, TICK
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 write_rules() {
@@ -145,11 +145,7 @@ for row in $ROWS; do
   body=$WORK/$row.bin
   grpc_request_body "$body" "$key" "$n"
   run_h2load "$body" "$WARMUP" 0 >/dev/null 2>&1 || true # JIT warm-up, unmeasured
-  for _ in $(seq "$SETTLE_ROUNDS"); do # until the compiler threads are (nearly) idle under load
-    j0=$(jit_ticks "$SRV_PID")
-    run_h2load "$body" "$SETTLE" 0 >/dev/null 2>&1 || true
-    (( $(jit_ticks "$SRV_PID") - j0 <= SETTLE * TICK / 100 )) && break
-  done
+  settle_jit "$SRV_PID" "$SETTLE_ROUNDS" "$SETTLE" run_h2load "$body" "$SETTLE" 0
   j0=$(jit_ticks "$SRV_PID")
   [[ -n $REDIS_PORT ]] && commandstats >"$WORK/cs0"
   s0=$(cpu_ticks "$SRV_PID"); r0=0; [[ -n $REDIS_PORT ]] && r0=$(cpu_ticks "$REDIS_PID")

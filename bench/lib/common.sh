@@ -93,3 +93,17 @@ jit_ticks() {
   echo "$t"
 }
 TICK=$(getconf CLK_TCK)
+
+# settle_jit PID ROUNDS SECONDS COMMAND...: runs COMMAND (a loaded round of about SECONDS) at most
+# ROUNDS times, until one round in which PID's compiler threads used under 1 % of it, so the JIT's
+# work does not land in a measured window.
+settle_jit() {
+  local pid=$1 rounds=$2 secs=$3 j0
+  shift 3
+  for _ in $(seq "$rounds"); do
+    j0=$(jit_ticks "$pid")
+    "$@" >/dev/null 2>&1 || true
+    (( $(jit_ticks "$pid") - j0 <= secs * TICK / 100 )) && break
+  done
+  return 0 # still compiling after ROUNDS is not an error: the window prints the JIT's share
+}
