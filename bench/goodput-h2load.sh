@@ -17,6 +17,9 @@
 #   lower = upper minus every answer Sluice's own counters say was not a store decision (expired at
 #           any stage, shed, failure policy, store errors), as if all of them had come in time.
 # The target (issue: goodput >= 0.8x closed-loop capacity) holds when the lower bound meets it.
+# Per window it also prints how busy CPU 0 (h2load) and CPU 1 (Sluice and redis-server) were and
+# how much of each the VM's host stole: a generator near 100 % would read answers late and bend
+# the goodput, and steal would bend both.
 #
 # Usage: bench/goodput-h2load.sh            (builds target/sluice.jar when missing)
 # Env:   LOADS="2 4"  DURATION=8 (s)  WARMUP=20 (s)  CLIENTS=2  STREAMS=64  OPEN_CLIENTS=4
@@ -84,6 +87,16 @@ not_decided() {
     /^sluice_(requests_expired|store_shed|failure_policy_decisions|store_errors)_total/ {s += $2}
     END {printf "%d", s}'
 }
+# "busy idle" jiffies of one CPU from /proc/stat, for how busy the generator's CPU (0) and the
+# server's (1) were over a window: a generator at 100 % reads answers late, and its own lateness
+# would count against the server's goodput.
+# Steal is time the VM's host ran something else on that CPU.
+cpu_jiffies() { awk -v c="cpu$1" '$1 == c {print $2+$3+$4+$7+$8, $5+$6, $9}' /proc/stat; }
+busy_pct() { # BEFORE AFTER ("busy idle steal" each) -> "B % busy (S % stolen)"
+  read -r b0 i0 s0 <<<"$1"; read -r b1 i1 s1 <<<"$2"
+  awk -v b=$((b1 - b0)) -v i=$((i1 - i0)) -v s=$((s1 - s0)) \
+    'BEGIN {t = b + i + s; printf "%d %% busy (%d %% stolen)", t ? 100 * b / t : 0, t ? 100 * s / t : 0}'
+}
 expired_by_stage() {
   curl -s "http://127.0.0.1:$HTTP_PORT/metrics" | grep -E '^sluice_(requests_expired|store_shed|failure_policy_decisions|grpc_refused|grpc_connections_closed)_total' |
     awk '{printf "%s=%s ", $1, $2}'
@@ -122,10 +135,12 @@ for x in $LOADS; do
   rps=$(python3 -c "print(max(1, int($CAP * $x / $OPEN_CLIENTS)))")
   before=$(not_decided)
   echo "load average before ${x}x: $(cut -d' ' -f1-3 /proc/loadavg)"
-  j0=$(jit_ticks "$SRV_PID")
+  j0=$(jit_ticks "$SRV_PID") c0=$(cpu_jiffies 0) c1=$(cpu_jiffies 1)
   out=$("${H2[@]}" -c "$OPEN_CLIENTS" -m "$OPEN_STREAMS" --rps "$rps" -D "$DURATION" \
     --log-file "$LOGS/log-$x.tsv" "$URL" 2>&1) || true
+  c0b=$(cpu_jiffies 0) c1b=$(cpu_jiffies 1)
   after=$(not_decided)
+  echo "  CPU 0 (h2load) $(busy_pct "$c0" "$c0b"), CPU 1 (Sluice, redis-server) $(busy_pct "$c1" "$c1b")"
   echo "  the JIT's compiler threads: $(( ($(jit_ticks "$SRV_PID") - j0) * 100 / TICK / DURATION )) % of a CPU over the window"
   python3 - "$LOGS/log-$x.tsv" "$x" "$CAP" "$DURATION" "$DEADLINE_US" "$((after - before))" <<'PY'
 import sys
