@@ -26,6 +26,7 @@
 #        redis-tb redis-tb4 redis-fw4 redis-sw redis-ml"
 #        SETTLE=3 (s)  SETTLE_ROUNDS=10
 #        SERVER_JAVA_OPTS (default: the image's -X options, deploy/image/jvm.options)
+#        JAR (default target/sluice.jar; another build, e.g. bench/ablation/'s, for a paired run)
 # Never touches a Redis on 6379: a private redis-server runs on a free port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ STREAMS=${STREAMS:-64}
 ROWS=${ROWS:-nothing-default nothing-tuned memory-tb memory-fw redis-fw redis-tb redis-tb4 redis-fw4 redis-sw redis-ml}
 SETTLE=${SETTLE:-3}
 SETTLE_ROUNDS=${SETTLE_ROUNDS:-10}
-JAR=$ROOT/target/sluice.jar
+JAR=${JAR:-$ROOT/target/sluice.jar}
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
@@ -49,7 +50,10 @@ trap cleanup EXIT
 die() { echo "h2load.sh: $*" >&2; exit 1; }
 command -v h2load >/dev/null || die "h2load not found: apt-get install -y nghttp2-client"
 command -v redis-server >/dev/null || die "redis-server not found"
-[[ -f $JAR ]] || mvn -B -q -DskipTests package
+if [[ ! -f $JAR ]]; then
+  [[ $JAR == "$ROOT/target/sluice.jar" ]] || die "$JAR not found"
+  mvn -B -q -DskipTests package
+fi
 if [[ -z ${SERVER_JAVA_OPTS+x} ]]; then
   SERVER_JAVA_OPTS=$(grep -E '^-X' deploy/image/jvm.options | tr '\n' ' ')
 fi

@@ -107,3 +107,18 @@ settle_jit() {
   done
   return 0 # still compiling after ROUNDS is not an error: the window prints the JIT's share
 }
+
+# quiet_machine [LIMIT] [SECONDS]: waits until the 1-minute load average is under LIMIT (1), for at
+# most SECONDS (300): the benchmarks' rule is no figure from a run started above it. A run right
+# after another leaves the average above 1 for about a minute. Returns 1 (and says so) if the
+# machine stays busy, so a caller can go on and report the load it started at.
+quiet_machine() {
+  local limit=${1:-1} deadline=$((SECONDS + ${2:-300}))
+  until awk -v l="$limit" '{exit !($1 < l)}' /proc/loadavg; do
+    if ((SECONDS >= deadline)); then
+      echo "load average still $(cut -d' ' -f1 /proc/loadavg) (not under $limit)" >&2
+      return 1
+    fi
+    sleep 2
+  done
+}
