@@ -1,7 +1,7 @@
 # Shell helpers the bench scripts share (compare.sh, embedded.sh, h2load.sh, goodput-h2load.sh,
-# consistency.sh, rlqs-compare.sh). Sourced after the caller has cd'd to the repository root and
-# defined die (and log, WORK and PIDS, the processes its cleanup kills, for the helpers that use
-# them).
+# consistency.sh, rlqs-compare.sh, ablation/memory-answer.sh). Sourced after the caller has cd'd
+# to the repository root and defined die (and log, WORK and PIDS, the processes its cleanup kills,
+# for the helpers that use them).
 
 # A port nothing listens on (probed with /dev/tcp), never 6379 (the machine's own Redis), and below
 # the kernel's ephemeral range, so no outgoing connection of the run can hold it. The JVMs that can
