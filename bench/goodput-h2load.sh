@@ -87,10 +87,7 @@ not_decided() {
     /^sluice_(requests_expired|store_shed|failure_policy_decisions|store_errors)_total/ {s += $2}
     END {printf "%d", s}'
 }
-# "busy idle" jiffies of one CPU from /proc/stat, for how busy the generator's CPU (0) and the
-# server's (1) were over a window: a generator at 100 % reads answers late, and its own lateness
-# would count against the server's goodput.
-# Steal is time the VM's host ran something else on that CPU.
+# "busy idle steal" jiffies of one CPU from /proc/stat (steal: the VM's host ran something else).
 cpu_jiffies() { awk -v c="cpu$1" '$1 == c {print $2+$3+$4+$7+$8, $5+$6, $9}' /proc/stat; }
 busy_pct() { # BEFORE AFTER ("busy idle steal" each) -> "B % busy (S % stolen)"
   read -r b0 i0 s0 <<<"$1"; read -r b1 i1 s1 <<<"$2"

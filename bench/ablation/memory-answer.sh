@@ -22,7 +22,7 @@ cleanup() { git -C "$ROOT" worktree remove --force "$TREE" 2>/dev/null || rm -rf
 trap cleanup EXIT
 git worktree add -q --detach "$TREE" HEAD
 git -C "$TREE" apply "$ROOT/bench/ablation/memory-answer.patch" || die "the patch no longer applies to HEAD"
-(cd "$TREE" && mvn -B -q -o -DskipTests package) || (cd "$TREE" && mvn -B -q -DskipTests package)
+(cd "$TREE" && mvn -B -q -DskipTests package)
 [[ -f $ROOT/target/sluice.jar ]] || mvn -B -q -DskipTests package
 OPTS=$(grep -E '^-X' deploy/image/jvm.options | tr '\n' ' ')
 row() { # LABEL ROW JAR [JVM OPTION]

@@ -40,6 +40,7 @@ final class HonestTraffic implements AutoCloseable {
       """;
 
   private static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
+  private static final int KEPT_FAILURES = 20;
 
   /**
    * The packaged jar serving {@link #RULES} (written to {@code tmp/rules}), for the attack tests
@@ -56,8 +57,6 @@ final class HonestTraffic implements AutoCloseable {
     all.addAll(args);
     return SluiceJarProcess.start(tmp, jvmArgs, all, env);
   }
-
-  private static final int KEPT_FAILURES = 20;
 
   private final SluiceJarProcess sluice;
   private final ManagedChannel channel;
